@@ -1,0 +1,62 @@
+"""Views load the event, stage and table from the URL once, here; permission is an attribute."""
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.functional import cached_property
+
+from tournament.models import Event, Stage, Table
+
+
+class EventMixin:
+    director_required = False
+
+    @cached_property
+    def event(self) -> Event:
+        return get_object_or_404(Event, slug=self.kwargs["slug"])
+
+    @cached_property
+    def is_director(self) -> bool:
+        return self.event.is_director(self.request.user)
+
+    def dispatch(self, request, *args, **kwargs):
+        if self.director_required and request.user.is_authenticated and not self.is_director:
+            raise PermissionDenied("Only the event's directors can do this.")
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx.update(event=self.event, is_director=self.is_director,
+                   stages=list(self.event.stages.all()))
+        return ctx
+
+
+class StageMixin(EventMixin):
+    @cached_property
+    def stage(self) -> Stage:
+        return get_object_or_404(Stage, event=self.event, number=self.kwargs["stage"])
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["stage"] = self.stage
+        return ctx
+
+
+class TableMixin(StageMixin):
+    @cached_property
+    def table(self) -> Table:
+        return get_object_or_404(
+            Table.objects.select_related("stage__event"), stage=self.stage,
+            number=self.kwargs["table"],
+        )
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["table"] = self.table
+        return ctx
+
+
+class DirectorRequiredMixin(LoginRequiredMixin):
+    """Login first, then the event's directors only (LoginRequiredMixin runs before dispatch)."""
+
+    director_required = True

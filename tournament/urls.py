@@ -1,0 +1,35 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from scoring import views as scoring
+from tournament import views
+
+public = [
+    path("", views.HomeView.as_view(), name="home"),
+    path("e/<slug:slug>/", views.EventHomeView.as_view(), name="event"),
+    path("e/<slug:slug>/find/", views.FindTableView.as_view(), name="find_table"),
+    path("e/<slug:slug>/<int:stage>/", scoring.StandingsView.as_view(), name="standings"),
+    path("e/<slug:slug>/<int:stage>/seating/", views.SeatingView.as_view(), name="seating"),
+    path("e/<slug:slug>/<int:stage>/table/<int:table>/", scoring.TableSheetView.as_view(),
+         name="table"),
+]
+
+directors = [
+    path("new/", views.EventCreateView.as_view(), name="event_create"),
+    path("e/<slug:slug>/edit/", views.EventUpdateView.as_view(), name="event_edit"),
+    path("e/<slug:slug>/players/", views.PlayersView.as_view(), name="players"),
+    path("e/<slug:slug>/players/import/", views.CsvImportView.as_view(), name="players_import"),
+    path("e/<slug:slug>/players/check-in/", views.CheckInView.as_view(), name="check_in"),
+    path("e/<slug:slug>/<int:stage>/seat/", views.SeatStageView.as_view(), name="seat_stage"),
+    path("e/<slug:slug>/<int:stage>/table/<int:table>/enter/", scoring.EnterRoundView.as_view(),
+         name="enter_round"),
+    path("e/<slug:slug>/<int:stage>/table/<int:table>/round/<int:round>/correct/",
+         scoring.CorrectRoundView.as_view(), name="correct_round"),
+]
+
+urlpatterns = [
+    *public,
+    path("director/", include(directors)),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+]
