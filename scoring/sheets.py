@@ -98,6 +98,8 @@ def stage_sheets(stage: Stage) -> list[TableSheet]:
     """Every table's sheet of a stage, in three queries whatever its size."""
     rules = stage.event.rules
     tables = list(Table.objects.for_stage(stage))
+    for t in tables:
+        t.stage = stage
     seated: dict[int, list[Player]] = {t.pk: [] for t in tables}
     for seat in Seat.objects.filter(stage=stage).select_related("player").order_by("position"):
         seated[seat.table_id].append(seat.player)

@@ -6,9 +6,9 @@ class StandingsTable(tables.Table):
     """A stage's standings: place, player, table, rounds played, total; sortable."""
 
     place = tables.Column(verbose_name=_("Place"))
-    player = tables.Column(verbose_name=_("Player"), order_by=("player.name",))
+    player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
     table = tables.Column(
-        verbose_name=_("Table"), order_by=("table.number",),
+        verbose_name=_("Table"), order_by=("table__number",),
         linkify=lambda record: record.table.get_absolute_url(),
     )
     rounds = tables.Column(verbose_name=_("Rounds played"))

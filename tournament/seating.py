@@ -31,7 +31,8 @@ def table_sizes(players: int, smallest: int, largest: int, usual: int) -> list[i
         raise SeatingError(
             f"{players} players cannot be split into tables of {smallest} to {largest}."
         )
-    count = min(max(round(players / usual), lowest), highest)
+    nearest = (2 * players + usual) // (2 * usual)  # players / usual, halves rounded up
+    count = min(max(nearest, lowest), highest)
     base, extra = divmod(players, count)
     return [base + 1] * extra + [base] * (count - extra)
 
@@ -60,10 +61,12 @@ def deal(
             groups.setdefault(keep_apart.get(p), []).append(p)
         order = [p for group in sorted(groups.values(), key=len, reverse=True) for p in group]
     tables: list[list[P]] = [[] for _ in sizes]
+    # Deal round the larger tables first, so that every pass round the room is a full one.
+    rotation = sorted(range(len(sizes)), key=lambda t: -sizes[t])
     i = 0
     for p in order:
-        while len(tables[i % len(tables)]) >= sizes[i % len(tables)]:
+        while len(tables[rotation[i % len(rotation)]]) >= sizes[rotation[i % len(rotation)]]:
             i += 1
-        tables[i % len(tables)].append(p)
+        tables[rotation[i % len(rotation)]].append(p)
         i += 1
     return tables

@@ -1,0 +1,80 @@
+import pytest
+
+from tournament.models import Event
+
+pytestmark = pytest.mark.django_db
+
+NVSO_FORM = {
+    "name": "NVSO 2026", "date": "2026-09-19", "venue": "Community Center", "set_size": 12,
+    "engines": "", "tiles_drawn": "2:15, 3:15, 4:15, 5:15", "table_size": 4,
+    "game_minutes": 60, "round_in_progress": "finish", "double_blank_points": 0,
+    "advancement_tie": "all_advance", "medal_tie": "nvso",
+    "infraction_penalty": "warn_then_draw", "paper_size": "letter",
+}
+
+
+def test_new_event_form_offers_the_nvso_defaults(director_client):
+    page = director_client.get("/director/new/").content.decode()
+    assert 'value="12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0"' in page
+    assert 'value="2:15, 3:15, 4:15, 5:15"' in page
+    assert 'value="60"' in page
+
+
+def test_director_creates_an_event_with_game_1_then_final(director_client, director):
+    response = director_client.post("/director/new/", NVSO_FORM)
+    event = Event.objects.get(name="NVSO 2026")
+    assert response.status_code == 302 and response["Location"] == f"/director/e/{event.slug}/players/"
+    assert [(s.number, s.name, s.kind) for s in event.stages.all()] == [
+        (1, "Game 1", "qualifying"), (2, "Final", "final")]
+    assert event.engines == list(range(12, -1, -1))
+    assert event.tiles_drawn == {"2": 15, "3": 15, "4": 15, "5": 15}
+    assert event.is_director(director)
+
+
+def test_engines_can_be_set_in_any_play_order(director_client):
+    director_client.post("/director/new/", {**NVSO_FORM, "engines": "0, 1, 2, 3, 4, 5"})
+    assert Event.objects.get().engines == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize(("changes", "why"), [
+    ({"tiles_drawn": "2:15, 3:15, 4:15, 5:15, 6:15"}, "A table of 6 drawing 15 tiles each needs 90"),
+    ({"set_size": 6}, "a double-6 set has only 27 beside the engine"),
+    ({"engines": "12, 13"}, "Engine 13 is not a double of the double-12 set"),
+    ({"engines": "12, 12, 11"}, "An engine is listed twice"),
+    ({"table_size": 6}, "The usual table size 6 has no tiles-drawn entry"),
+    ({"tiles_drawn": "four:15"}, "Write each entry as size:tiles"),
+    ({"engines": "12, x"}, "Engines must be whole numbers"),
+])
+def test_a_rule_set_that_cannot_be_played_is_refused_with_why(director_client, changes, why):
+    response = director_client.post("/director/new/", {**NVSO_FORM, **changes})
+    assert response.status_code == 200
+    assert why in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_editing_the_rules_of_an_event(director_client, event):
+    form = {**NVSO_FORM, "name": event.name, "game_minutes": "", "double_blank_points": 50}
+    response = director_client.post(f"/director/e/{event.slug}/edit/", form)
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.game_minutes is None and event.rules.double_blank_points == 50
+
+
+def test_creating_an_event_needs_a_login(client):
+    response = client.get("/director/new/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    client.post("/director/new/", NVSO_FORM)
+    assert not Event.objects.exists()
+
+
+def test_only_the_event_directors_edit_it(client, event):
+    from tests.factories import make_director
+
+    client.force_login(make_director("other"))
+    assert client.post(f"/director/e/{event.slug}/edit/", NVSO_FORM).status_code == 403
+    assert client.get(f"/director/e/{event.slug}/players/").status_code == 403
+
+
+def test_an_unknown_event_is_a_404(client):
+    assert client.get("/e/no-such-event/").status_code == 404
+    assert client.get("/e/no-such-event/9/table/1/").status_code == 404

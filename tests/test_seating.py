@@ -1,0 +1,220 @@
+"""Balanced tables and the random deal (tournament/seating.py): PRODUCT.md §3, §6. No database."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tournament.seating import SeatingError, deal, table_sizes
+
+NVSO_BOUNDS = (3, 5, 4)  # smallest, largest, usual
+
+
+def can_split(players: int, smallest: int, largest: int) -> bool:
+    """Some number of tables k seats everyone within the bounds: k*smallest <= n <= k*largest."""
+    return any(k * smallest <= players <= k * largest for k in range(1, players + 1))
+
+
+# -- table_sizes ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", range(2, 201))
+def test_nvso_table_sizes_are_balanced_for_2_to_200_players(count):
+    sizes = table_sizes(count, *NVSO_BOUNDS)
+    assert sum(sizes) == count
+    assert max(sizes) - min(sizes) <= 1
+    assert sizes == sorted(sizes, reverse=True)
+    if count >= 3:
+        assert min(sizes) >= 3
+        assert max(sizes) <= 5
+    else:
+        assert sizes == [2]
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes"),
+    [(4, [4]), (5, [5]), (3, [3]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]),
+     (11, [4, 4, 3]), (12, [4, 4, 4]), (13, [5, 4, 4]), (40, [4] * 10), (41, [5] + [4] * 9),
+     (43, [4] * 10 + [3])],
+)
+def test_nvso_table_sizes_stay_close_to_4(count, sizes):
+    assert table_sizes(count, *NVSO_BOUNDS) == sizes
+
+
+@pytest.mark.parametrize("count", [10, 14, 18, 22, 26, 30])
+def test_a_count_halfway_between_table_counts_gets_one_of_the_two_nearest_splits(count):
+    # count / 4 = k.5: either k tables of 4 or 5, or k + 1 tables of 3 or 4. Which one is not
+    # specified (the module uses round(), so it alternates with k's parity).
+    k = count // 4
+    sizes = table_sizes(count, *NVSO_BOUNDS)
+    assert len(sizes) in (k, k + 1)
+    assert sum(sizes) == count and max(sizes) - min(sizes) <= 1
+
+
+def test_two_players_play_at_one_table():
+    assert table_sizes(2, *NVSO_BOUNDS) == [2]
+
+
+@pytest.mark.parametrize("count", [0, 1, -3])
+def test_fewer_than_two_players_cannot_be_seated(count):
+    with pytest.raises(SeatingError, match="at least 2 players"):
+        table_sizes(count, *NVSO_BOUNDS)
+
+
+def test_a_count_that_cannot_be_split_raises_with_a_message():
+    # Tables of exactly 4: six players make neither one table nor two.
+    with pytest.raises(SeatingError, match="6 players cannot be split into tables of 4 to 4"):
+        table_sizes(6, 4, 4, 4)
+
+
+def test_a_small_group_above_the_largest_table_cannot_be_seated():
+    with pytest.raises(SeatingError, match="cannot be seated at one table"):
+        table_sizes(5, 6, 4, 4)
+
+
+def test_a_group_below_the_smallest_table_plays_at_one_table():
+    assert table_sizes(4, 5, 6, 5) == [4]
+
+
+bounds = st.integers(2, 8).flatmap(
+    lambda smallest: st.integers(smallest, 8).flatmap(
+        lambda largest: st.tuples(
+            st.just(smallest), st.just(largest), st.integers(smallest, largest)
+        )
+    )
+)
+
+
+@given(count=st.integers(2, 400), rule=bounds)
+def test_table_sizes_are_balanced_within_the_bounds_or_refused(count, rule):
+    smallest, largest, usual = rule
+    if count >= smallest and not can_split(count, smallest, largest):
+        with pytest.raises(SeatingError, match=f"{count} players cannot be split"):
+            table_sizes(count, smallest, largest, usual)
+        return
+    sizes = table_sizes(count, smallest, largest, usual)
+    assert sum(sizes) == count
+    assert max(sizes) - min(sizes) <= 1
+    assert sizes == sorted(sizes, reverse=True)
+    assert max(sizes) <= largest
+    if count >= smallest:
+        assert min(sizes) >= smallest
+    else:
+        assert sizes == [count]
+
+
+@given(count=st.integers(3, 400))
+def test_nvso_bounds_always_split_three_or_more(count):
+    sizes = table_sizes(count, *NVSO_BOUNDS)
+    assert 3 <= min(sizes) <= max(sizes) <= 5
+
+
+# -- deal -----------------------------------------------------------------------------------------
+
+
+def names(count: int) -> list[str]:
+    return [f"p{i:03d}" for i in range(count)]
+
+
+def test_deal_seats_every_player_once_at_tables_of_the_sizes():
+    players = names(13)
+    tables = deal(players, [5, 4, 4], rng=random.Random(1))
+    assert [len(t) for t in tables] == [5, 4, 4]
+    assert sorted(p for t in tables for p in t) == players
+
+
+def test_deal_refuses_sizes_that_do_not_add_up():
+    with pytest.raises(SeatingError, match="do not add up"):
+        deal(names(9), [4, 4])
+
+
+def test_deal_with_the_same_seed_is_reproducible():
+    players = names(23)
+    previous = {p: i % 5 for i, p in enumerate(players)}
+    sizes = table_sizes(23, *NVSO_BOUNDS)
+    first = deal(players, sizes, keep_apart=previous, rng=random.Random(2019))
+    again = deal(players, sizes, keep_apart=previous, rng=random.Random(2019))
+    assert first == again
+    assert deal(players, sizes, rng=random.Random(7)) == deal(
+        players, sizes, rng=random.Random(7)
+    )
+
+
+def test_deal_is_random_across_seeds():
+    players = names(20)
+    sizes = table_sizes(20, *NVSO_BOUNDS)
+    dealt = {tuple(map(tuple, deal(players, sizes, rng=random.Random(s)))) for s in range(10)}
+    assert len(dealt) > 1
+
+
+def test_deal_does_not_change_the_list_it_is_given():
+    players = names(8)
+    deal(players, [4, 4], rng=random.Random(3))
+    assert players == names(8)
+
+
+def test_two_tables_of_a_previous_stage_are_split_across_the_next():
+    # Two previous tables of 4; the four advancers of each must not meet again.
+    players = names(8)
+    previous = {p: "T1" if i < 4 else "T2" for i, p in enumerate(players)}
+    for seed in range(20):
+        tables = deal(players, [4, 4], keep_apart=previous, rng=random.Random(seed))
+        for table in tables:
+            assert Counter(previous[p] for p in table) == {"T1": 2, "T2": 2}
+
+
+@st.composite
+def stages(draw):
+    """A count of players, balanced sizes, and previous-table groups no larger than the tables."""
+    count = draw(st.integers(2, 120))
+    sizes = table_sizes(count, *NVSO_BOUNDS)
+    tables = len(sizes)
+    players = [f"p{i}" for i in range(count)]
+    keep_apart = {}
+    group = 0
+    i = 0
+    while i < count:
+        size = draw(st.integers(1, tables))
+        for p in players[i : i + size]:
+            keep_apart[p] = f"g{group}"
+        group += 1
+        i += size
+    return players, sizes, keep_apart
+
+
+@given(stages(), st.integers(0, 2**32 - 1))
+def test_deal_seats_everyone_once_and_keeps_small_groups_apart(stage, seed):
+    players, sizes, keep_apart = stage
+    tables = deal(players, sizes, keep_apart=keep_apart, rng=random.Random(seed))
+    assert [len(t) for t in tables] == sizes
+    seated = [p for t in tables for p in t]
+    assert sorted(seated) == sorted(players)
+    assert len(set(seated)) == len(players)
+    for table in tables:
+        groups = [keep_apart[p] for p in table]
+        assert len(groups) == len(set(groups)), (table, groups)
+
+
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=12),
+    st.integers(0, 2**32 - 1),
+)
+def test_deal_respects_any_sizes(sizes, seed):
+    assume(sum(sizes) > 0)
+    players = list(range(sum(sizes)))
+    tables = deal(players, sizes, rng=random.Random(seed))
+    assert [len(t) for t in tables] == sizes
+    assert sorted(p for t in tables for p in t) == players
+
+
+@given(st.integers(2, 120), st.integers(0, 2**32 - 1))
+def test_deal_with_a_seed_is_reproducible_for_any_count(count, seed):
+    players = names(count)
+    sizes = table_sizes(count, *NVSO_BOUNDS)
+    assert deal(players, sizes, rng=random.Random(seed)) == deal(
+        players, sizes, rng=random.Random(seed)
+    )
