@@ -61,8 +61,9 @@ def test_the_director_moves_a_player(director_client, seated):
     assert target.seats.count() == 5
 
 
-def test_a_move_that_breaks_the_deal_is_refused(director_client, event):
-    make_players(event, count=15)  # three tables of 5: a sixth player cannot be dealt
+def test_a_move_that_breaks_the_deal_is_refused(director_client, director):
+    event = make_event(director, table_size=5, tiles_drawn={"4": 15, "5": 15})
+    make_players(event, count=10)  # two tables of 5: a sixth player cannot be dealt
     stage = seat(event)
     big = Table.objects.filter(stage=stage).first()
     mover = Seat.objects.exclude(table=big).first()
