@@ -3,26 +3,37 @@ from django.contrib import admin
 from scoring.models import Round, Score, ScoreChange
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Scores are written by scoring/services.py only: the admin shows them, it does not edit."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 class ScoreInline(admin.TabularInline):
     model = Score
     extra = 0
 
+    has_add_permission = ReadOnlyAdmin.has_add_permission
+    has_change_permission = ReadOnlyAdmin.has_change_permission
+
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "engine", "entered_by", "entered_at"]
     list_filter = ["table__stage__event"]
     inlines = [ScoreInline]
 
 
 @admin.register(Score)
-class ScoreAdmin(admin.ModelAdmin):
+class ScoreAdmin(ReadOnlyAdmin):
     list_display = ["player", "round", "pips"]
     list_select_related = ["player", "round__table__stage__event"]
 
 
 @admin.register(ScoreChange)
-class ScoreChangeAdmin(admin.ModelAdmin):
-    list_display = ["player", "round", "old_pips", "new_pips", "reason", "changed_by",
-                    "changed_at"]
-    readonly_fields = [f.name for f in ScoreChange._meta.fields]
+class ScoreChangeAdmin(ReadOnlyAdmin):
+    list_display = ["player", "round", "old_pips", "new_pips", "reason", "changed_by", "changed_at"]

@@ -7,14 +7,17 @@ from tournament.rules import round_errors
 class RoundForm(forms.Form):
     """One pip count per seated player, checked as a whole round (PRODUCT.md §4)."""
 
-    def __init__(self, *args, players, rules, engine, correction=False, initial_pips=None,
-                 **kwargs):
+    def __init__(
+        self, *args, players, rules, engine, correction=False, initial_pips=None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.players, self.rules, self.engine = players, rules, engine
         bound = rules.max_pips(engine)
         for p in players:
             self.fields[self.key(p)] = forms.IntegerField(
-                label=p.name, min_value=0, max_value=bound,
+                label=p.name,
+                min_value=0,
+                max_value=bound,
                 error_messages={
                     "required": _("Enter this player's pips (0 for the player who dominoed)."),
                     "invalid": _("Enter a whole number of pips."),
@@ -25,8 +28,9 @@ class RoundForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "pips"}),
             )
         if correction:
-            self.fields["reason"] = forms.CharField(label=_("Reason for the correction"),
-                                                    max_length=300)
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the correction"), max_length=300
+            )
 
     @staticmethod
     def key(player) -> str:

@@ -17,8 +17,12 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("round number"))
     engine = models.PositiveSmallIntegerField(_("engine"))
     entered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("entered by"), on_delete=models.SET_NULL,
-        null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
 
@@ -50,7 +54,9 @@ class Score(models.Model):
         verbose_name = _("score")
         verbose_name_plural = _("scores")
         constraints = [
-            models.UniqueConstraint(fields=["round", "player"], name="one_score_per_player_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "player"], name="one_score_per_player_per_round"
+            ),
             models.CheckConstraint(condition=Q(pips__gte=0), name="score_pips_not_negative"),
         ]
 
@@ -71,8 +77,11 @@ class ScoreChange(models.Model):
     new_pips = models.IntegerField(_("new pips"))
     reason = models.CharField(_("reason"), max_length=300)
     changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("changed by"), on_delete=models.SET_NULL,
-        null=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("changed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
     )
     changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
 

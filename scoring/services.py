@@ -50,10 +50,14 @@ def record_round(table: Table, pips: dict[int, object], user, engine: int | None
     if table.stage.closed:
         raise RoundRejected(RoundErrors(whole=["This stage is closed."]))
     if engine is not None and engine != next_engine:
-        raise RoundRejected(RoundErrors(whole=[
-            f"Round {engine}-{engine} has already been entered; the next round is "
-            f"{next_engine}-{next_engine}. Reload the page."
-        ]))
+        raise RoundRejected(
+            RoundErrors(
+                whole=[
+                    f"Round {engine}-{engine} has already been entered; the next round is "
+                    f"{next_engine}-{next_engine}. Reload the page."
+                ]
+            )
+        )
     clean = _check(sheet, next_engine, pips)
     saved = Round.objects.create(
         table=table, number=len(sheet.rounds) + 1, engine=next_engine, entered_by=user
@@ -74,10 +78,16 @@ def correct_round(round: Round, pips: dict[int, object], user, reason: str) -> l
     for score in round.scores.select_for_update():
         new = clean[score.player_id]
         if new != score.pips:
-            changes.append(ScoreChange(
-                round=round, player_id=score.player_id, old_pips=score.pips, new_pips=new,
-                reason=reason.strip(), changed_by=user,
-            ))
+            changes.append(
+                ScoreChange(
+                    round=round,
+                    player_id=score.player_id,
+                    old_pips=score.pips,
+                    new_pips=new,
+                    reason=reason.strip(),
+                    changed_by=user,
+                )
+            )
             score.pips = new
             score.save(update_fields=["pips"])
     ScoreChange.objects.bulk_create(changes)

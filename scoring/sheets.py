@@ -56,8 +56,7 @@ class TableSheet:
         for engine in self.rules.engines:
             r = by_engine.get(engine)
             cells = [
-                (r.pips.get(p.pk), r.totals.get(p.pk)) if r else (None, None)
-                for p in self.players
+                (r.pips.get(p.pk), r.totals.get(p.pk)) if r else (None, None) for p in self.players
             ]
             out.append((engine, r, cells))
         return out
@@ -75,7 +74,7 @@ def _build_sheet(table, rules, players, rounds) -> TableSheet:
     ordered = [rounds[n] for n in sorted(rounds)]
     running = running_totals([pips for _, pips in ordered])
     sheet = TableSheet(table=table, rules=rules, players=players)
-    for number, (engine, pips), totals in zip(sorted(rounds), ordered, running):
+    for number, (engine, pips), totals in zip(sorted(rounds), ordered, running, strict=True):
         sheet.rounds.append(SheetRound(number, engine, pips, totals))
     return sheet
 

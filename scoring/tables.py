@@ -8,7 +8,8 @@ class StandingsTable(tables.Table):
     place = tables.Column(verbose_name=_("Place"))
     player = tables.Column(verbose_name=_("Player"), order_by=("player__name",))
     table = tables.Column(
-        verbose_name=_("Table"), order_by=("table__number",),
+        verbose_name=_("Table"),
+        order_by=("table__number",),
         linkify=lambda record: record.table.get_absolute_url(),
     )
     rounds = tables.Column(verbose_name=_("Rounds played"))

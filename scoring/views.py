@@ -1,6 +1,7 @@
 """Score sheets, standings and round entry."""
 
 from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -12,9 +13,7 @@ from scoring.models import Round
 from scoring.services import RoundRejected, correct_round, record_round
 from scoring.sheets import stage_sheets, stage_standings, table_sheet
 from scoring.tables import StandingsTable
-from tournament.mixins import DirectorRequiredMixin, TableMixin
-from tournament.mixins import StageMixin
-from django.contrib.auth.mixins import LoginRequiredMixin
+from tournament.mixins import DirectorRequiredMixin, StageMixin, TableMixin
 
 
 class StandingsView(StageMixin, TemplateView):
@@ -67,13 +66,18 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
     def get_form(self, form_class=None):
         if self.closed_reason():
             return None
-        return RoundForm(players=self.sheet.players, rules=self.sheet.rules,
-                         engine=self.sheet.next_engine, **self.get_form_kwargs())
+        return RoundForm(
+            players=self.sheet.players,
+            rules=self.sheet.rules,
+            engine=self.sheet.next_engine,
+            **self.get_form_kwargs(),
+        )
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx.update(sheet=self.sheet, closed_reason=self.closed_reason(),
-                   can_correct=self.is_director)
+        ctx.update(
+            sheet=self.sheet, closed_reason=self.closed_reason(), can_correct=self.is_director
+        )
         return ctx
 
     def post(self, request, *args, **kwargs):
@@ -84,8 +88,9 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
         if not form.is_valid():
             return self.form_invalid(form)
         try:
-            saved = record_round(self.table, form.cleaned_data["pips"], request.user,
-                                 engine=form.engine)
+            saved = record_round(
+                self.table, form.cleaned_data["pips"], request.user, engine=form.engine
+            )
         except RoundRejected as rejected:
             for message in rejected.errors.whole:
                 form.add_error(None, message)
@@ -104,7 +109,10 @@ class CorrectRoundView(DirectorRequiredMixin, TableMixin, FormView):
         saved = self.get_round()
         sheet = table_sheet(self.table)
         return RoundForm(
-            players=sheet.players, rules=sheet.rules, engine=saved.engine, correction=True,
+            players=sheet.players,
+            rules=sheet.rules,
+            engine=saved.engine,
+            correction=True,
             initial_pips={s.player_id: s.pips for s in saved.scores.all()},
             **self.get_form_kwargs(),
         )
@@ -116,12 +124,17 @@ class CorrectRoundView(DirectorRequiredMixin, TableMixin, FormView):
 
     def form_valid(self, form):
         try:
-            changes = correct_round(self.get_round(), form.cleaned_data["pips"],
-                                    self.request.user, form.cleaned_data["reason"])
+            changes = correct_round(
+                self.get_round(),
+                form.cleaned_data["pips"],
+                self.request.user,
+                form.cleaned_data["reason"],
+            )
         except RoundRejected as rejected:
             for message in rejected.errors.whole:
                 form.add_error(None, message)
             return self.form_invalid(form)
-        messages.success(self.request, _("Round corrected: %(n)s score(s) changed.")
-                         % {"n": len(changes)})
+        messages.success(
+            self.request, _("Round corrected: %(n)s score(s) changed.") % {"n": len(changes)}
+        )
         return redirect("enter_round", self.event.slug, self.stage.number, self.table.number)

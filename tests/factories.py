@@ -16,10 +16,11 @@ from tournament.services import create_event, seat_stage
 _n = itertools.count(1)
 
 
-def make_director(username=None, password="a-Long-pass-phrase-42"):
+def make_director(username=None, password="a-Long-pass-phrase-42"):  # noqa: S107
     ensure_roles()
-    user = get_user_model().objects.create_user(username or f"director{next(_n)}",
-                                                password=password)
+    user = get_user_model().objects.create_user(
+        username or f"director{next(_n)}", password=password
+    )
     user.groups.add(Group.objects.get(name="Directors"))
     return user
 
@@ -27,15 +28,21 @@ def make_director(username=None, password="a-Long-pass-phrase-42"):
 def make_event(director=None, **fields):
     director = director or make_director()
     n = next(_n)
-    event = Event(name=fields.pop("name", f"Test Event {n}"), slug=fields.pop("slug", f"test-{n}"),
-                  date=fields.pop("date", datetime.date(2026, 9, 19)), **fields)
+    event = Event(
+        name=fields.pop("name", f"Test Event {n}"),
+        slug=fields.pop("slug", f"test-{n}"),
+        date=fields.pop("date", datetime.date(2026, 9, 19)),
+        **fields,
+    )
     return create_event(event, director)
 
 
 def make_players(event, names=None, count=8, checked_in=True, **fields):
     names = names or [f"Player {i:02d}" for i in range(1, count + 1)]
-    return [Player.objects.create(event=event, name=name, checked_in=checked_in, **fields)
-            for name in names]
+    return [
+        Player.objects.create(event=event, name=name, checked_in=checked_in, **fields)
+        for name in names
+    ]
 
 
 def seat(event, players=None, stage_number=1, seed=1):
@@ -51,5 +58,6 @@ def play(table, rounds, user=None, seed=7):
     for _ in range(rounds):
         sheet = table_sheet(table)
         winner = rng.choice(sheet.players)
-        record_round(table, {p.pk: 0 if p == winner else rng.randint(1, 40)
-                             for p in sheet.players}, user)
+        record_round(
+            table, {p.pk: 0 if p == winner else rng.randint(1, 40) for p in sheet.players}, user
+        )

@@ -5,11 +5,20 @@ from tournament.models import Event
 pytestmark = pytest.mark.django_db
 
 NVSO_FORM = {
-    "name": "NVSO 2026", "date": "2026-09-19", "venue": "Community Center", "set_size": 12,
-    "engines": "", "tiles_drawn": "2:15, 3:15, 4:15, 5:15", "table_size": 4,
-    "game_minutes": 60, "round_in_progress": "finish", "double_blank_points": 0,
-    "advancement_tie": "all_advance", "medal_tie": "nvso",
-    "infraction_penalty": "warn_then_draw", "paper_size": "letter",
+    "name": "NVSO 2026",
+    "date": "2026-09-19",
+    "venue": "Community Center",
+    "set_size": 12,
+    "engines": "",
+    "tiles_drawn": "2:15, 3:15, 4:15, 5:15",
+    "table_size": 4,
+    "game_minutes": 60,
+    "round_in_progress": "finish",
+    "double_blank_points": 0,
+    "advancement_tie": "all_advance",
+    "medal_tie": "nvso",
+    "infraction_penalty": "warn_then_draw",
+    "paper_size": "letter",
 }
 
 
@@ -23,9 +32,12 @@ def test_new_event_form_offers_the_nvso_defaults(director_client):
 def test_director_creates_an_event_with_game_1_then_final(director_client, director):
     response = director_client.post("/director/new/", NVSO_FORM)
     event = Event.objects.get(name="NVSO 2026")
-    assert response.status_code == 302 and response["Location"] == f"/director/e/{event.slug}/players/"
+    assert response.status_code == 302
+    assert response["Location"] == f"/director/e/{event.slug}/players/"
     assert [(s.number, s.name, s.kind) for s in event.stages.all()] == [
-        (1, "Game 1", "qualifying"), (2, "Final", "final")]
+        (1, "Game 1", "qualifying"),
+        (2, "Final", "final"),
+    ]
     assert event.engines == list(range(12, -1, -1))
     assert event.tiles_drawn == {"2": 15, "3": 15, "4": 15, "5": 15}
     assert event.is_director(director)
@@ -36,15 +48,18 @@ def test_engines_can_be_set_in_any_play_order(director_client):
     assert Event.objects.get().engines == [0, 1, 2, 3, 4, 5]
 
 
-@pytest.mark.parametrize(("changes", "why"), [
-    ({"tiles_drawn": "2:15, 3:15, 4:15, 5:15, 6:15"}, "A table of 6 drawing 15 tiles each needs 90"),
-    ({"set_size": 6}, "a double-6 set has only 27 beside the engine"),
-    ({"engines": "12, 13"}, "Engine 13 is not a double of the double-12 set"),
-    ({"engines": "12, 12, 11"}, "An engine is listed twice"),
-    ({"table_size": 6}, "The usual table size 6 has no tiles-drawn entry"),
-    ({"tiles_drawn": "four:15"}, "Write each entry as size:tiles"),
-    ({"engines": "12, x"}, "Engines must be whole numbers"),
-])
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"tiles_drawn": "2:15, 3:15, 4:15, 5:15, 6:15"}, "A table of 6 drawing 15 tiles each"),
+        ({"set_size": 6}, "a double-6 set has only 27 beside the engine"),
+        ({"engines": "12, 13"}, "Engine 13 is not a double of the double-12 set"),
+        ({"engines": "12, 12, 11"}, "An engine is listed twice"),
+        ({"table_size": 6}, "The usual table size 6 has no tiles-drawn entry"),
+        ({"tiles_drawn": "four:15"}, "Write each entry as size:tiles"),
+        ({"engines": "12, x"}, "Engines must be whole numbers"),
+    ],
+)
 def test_a_rule_set_that_cannot_be_played_is_refused_with_why(director_client, changes, why):
     response = director_client.post("/director/new/", {**NVSO_FORM, **changes})
     assert response.status_code == 200

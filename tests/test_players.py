@@ -8,13 +8,16 @@ pytestmark = pytest.mark.django_db
 
 
 def upload(client, event, text, name="players.csv"):
-    return client.post(f"/director/e/{event.slug}/players/import/",
-                       {"file": SimpleUploadedFile(name, text.encode())})
+    return client.post(
+        f"/director/e/{event.slug}/players/import/",
+        {"file": SimpleUploadedFile(name, text.encode())},
+    )
 
 
 def test_director_adds_a_player_by_hand(director_client, event):
-    response = director_client.post(f"/director/e/{event.slug}/players/",
-                                    {"name": "Ann Lee", "ref": "A1", "club": "Reno"})
+    response = director_client.post(
+        f"/director/e/{event.slug}/players/", {"name": "Ann Lee", "ref": "A1", "club": "Reno"}
+    )
     assert response.status_code == 302
     assert event.players.get().name == "Ann Lee"
     page = director_client.get(f"/director/e/{event.slug}/players/").content.decode()
@@ -32,7 +35,10 @@ def test_csv_import_adds_every_row(director_client, event):
     response = upload(director_client, event, text)
     assert response.status_code == 302
     assert [(p.name, p.ref, p.club, p.division) for p in event.players.all()] == [
-        ("Ann Lee", "1", "Reno", "55-59"), ("Bo Díaz", "2", "", "60-64"), ("Cy Young", "", "", "")]
+        ("Ann Lee", "1", "Reno", "55-59"),
+        ("Bo Díaz", "2", "", "60-64"),
+        ("Cy Young", "", "", ""),
+    ]
 
 
 def test_csv_with_only_a_name_column(director_client, event):
@@ -57,19 +63,24 @@ def test_csv_without_a_name_column_is_refused(director_client, event):
 
 
 def test_csv_that_is_not_text_is_refused(director_client, event):
-    response = director_client.post(f"/director/e/{event.slug}/players/import/", {
-        "file": SimpleUploadedFile("p.csv", b"\xff\xfe\x00\x81name")})
+    response = director_client.post(
+        f"/director/e/{event.slug}/players/import/",
+        {"file": SimpleUploadedFile("p.csv", b"\xff\xfe\x00\x81name")},
+    )
     assert "not UTF-8 text" in response.content.decode()
     assert not Player.objects.exists()
 
 
 def test_check_in_and_out(director_client, event):
     ann, bo = make_players(event, ["Ann", "Bo"], checked_in=False)
-    director_client.post(f"/director/e/{event.slug}/players/check-in/",
-                         {"player": [ann.pk, bo.pk], "checked_in": "1"})
+    director_client.post(
+        f"/director/e/{event.slug}/players/check-in/",
+        {"player": [ann.pk, bo.pk], "checked_in": "1"},
+    )
     assert set(event.players.filter(checked_in=True)) == {ann, bo}
-    director_client.post(f"/director/e/{event.slug}/players/check-in/",
-                         {"player": [bo.pk], "checked_in": "0"})
+    director_client.post(
+        f"/director/e/{event.slug}/players/check-in/", {"player": [bo.pk], "checked_in": "0"}
+    )
     assert list(event.players.filter(checked_in=True)) == [ann]
 
 
@@ -78,8 +89,9 @@ def test_check_in_only_touches_this_events_players(director_client, event):
 
     other = make_event()
     (stranger,) = make_players(other, ["Stranger"], checked_in=False)
-    director_client.post(f"/director/e/{event.slug}/players/check-in/",
-                         {"player": [stranger.pk], "checked_in": "1"})
+    director_client.post(
+        f"/director/e/{event.slug}/players/check-in/", {"player": [stranger.pk], "checked_in": "1"}
+    )
     stranger.refresh_from_db()
     assert not stranger.checked_in
 

@@ -43,15 +43,18 @@ def test_a_whole_round_is_saved_at_once_with_running_totals(director_client, tab
     assert "Round 10-10" in page and ">40<" in page
 
 
-@pytest.mark.parametrize(("values", "message"), [
-    ([0, 12, "x", 7], "Enter a whole number of pips."),
-    ([0, 12, "3.5", 7], "Enter a whole number of pips."),
-    ([0, 12, -1, 7], "Pips left in hand cannot be negative."),
-    ([0, 12, 2000, 7], "1068 is the most pips that can be left."),
-    ([0, 12, "", 7], "Enter this player&#x27;s pips"),
-    ([0, 0, 3, 7], "2 players have 0: at most one player dominoes in a round."),
-    ([0, 500, 500, 100], "The round adds up to 1100, more than the 1068 pips"),
-])
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ([0, 12, "x", 7], "Enter a whole number of pips."),
+        ([0, 12, "3.5", 7], "Enter a whole number of pips."),
+        ([0, 12, -1, 7], "Pips left in hand cannot be negative."),
+        ([0, 12, 2000, 7], "1068 is the most pips that can be left."),
+        ([0, 12, "", 7], "Enter this player&#x27;s pips"),
+        ([0, 0, 3, 7], "2 players have 0: at most one player dominoes in a round."),
+        ([0, 500, 500, 100], "The round adds up to 1100, more than the 1068 pips"),
+    ],
+)
 def test_a_wrong_round_saves_nothing_and_says_why(director_client, table, values, message):
     response = director_client.post(entry_url(table), pips_form(table, values))
     assert response.status_code == 200
@@ -141,8 +144,10 @@ def test_the_tables_scorekeeper_can_enter_scores(client, table):
 
 
 def correct_url(table, number):
-    return (f"/director/e/{table.stage.event.slug}/{table.stage.number}/table/{table.number}"
-            f"/round/{number}/correct/")
+    return (
+        f"/director/e/{table.stage.event.slug}/{table.stage.number}/table/{table.number}"
+        f"/round/{number}/correct/"
+    )
 
 
 def test_a_director_corrects_a_saved_round_with_a_reason(director_client, director, table):
@@ -151,7 +156,11 @@ def test_a_director_corrects_a_saved_round_with_a_reason(director_client, direct
     assert director_client.post(correct_url(table, 1), form).status_code == 302
     change = ScoreChange.objects.get()
     assert (change.old_pips, change.new_pips, change.reason, change.changed_by) == (
-        30, 25, "Misread a 5 as a 0", director)
+        30,
+        25,
+        "Misread a 5 as a 0",
+        director,
+    )
     assert sorted(table_sheet(table).totals.values()) == [0, 7, 12, 25]
 
 

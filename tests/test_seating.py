@@ -37,9 +37,21 @@ def test_nvso_table_sizes_are_balanced_for_2_to_200_players(count):
 
 @pytest.mark.parametrize(
     ("count", "sizes"),
-    [(4, [4]), (5, [5]), (3, [3]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]),
-     (11, [4, 4, 3]), (12, [4, 4, 4]), (13, [5, 4, 4]), (40, [4] * 10), (41, [5] + [4] * 9),
-     (43, [4] * 10 + [3])],
+    [
+        (4, [4]),
+        (5, [5]),
+        (3, [3]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [5, 4]),
+        (11, [4, 4, 3]),
+        (12, [4, 4, 4]),
+        (13, [5, 4, 4]),
+        (40, [4] * 10),
+        (41, [5] + [4] * 9),
+        (43, [4] * 10 + [3]),
+    ],
 )
 def test_nvso_table_sizes_stay_close_to_4(count, sizes):
     assert table_sizes(count, *NVSO_BOUNDS) == sizes
@@ -139,9 +151,7 @@ def test_deal_with_the_same_seed_is_reproducible():
     first = deal(players, sizes, keep_apart=previous, rng=random.Random(2019))
     again = deal(players, sizes, keep_apart=previous, rng=random.Random(2019))
     assert first == again
-    assert deal(players, sizes, rng=random.Random(7)) == deal(
-        players, sizes, rng=random.Random(7)
-    )
+    assert deal(players, sizes, rng=random.Random(7)) == deal(players, sizes, rng=random.Random(7))
 
 
 def test_deal_is_random_across_seeds():

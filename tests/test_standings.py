@@ -21,8 +21,10 @@ def test_standings_are_public_and_list_place_player_table_rounds_total(client, s
     a = enter(t1, [0, 10, 20, 30])
     enter(t2, [5, 0, 15, 25])
     response = client.get(f"/e/{seated.event.slug}/1/")
-    rows = [(r.place, r.player.name, r.table.number, r.rounds, r.total)
-            for r in response.context["table"].data]
+    rows = [
+        (r.place, r.player.name, r.table.number, r.rounds, r.total)
+        for r in response.context["table"].data
+    ]
     assert rows[0] == (1, a[0].name, 1, 1, 0)
     assert [r[4] for r in rows] == [0, 0, 5, 10, 15, 20, 25, 30]
     page = response.content.decode()
@@ -44,8 +46,12 @@ def test_standings_sort_by_any_column(client, seated):
     enter(t1, [0, 10, 20, 30])
     page = client.get(f"/e/{seated.event.slug}/1/?sort=-total")
     assert [r.total for r in page.context["table"].paginated_rows.data][:2] == [30, 20]
-    names = [r.player.name for r in client.get(
-        f"/e/{seated.event.slug}/1/?sort=player").context["table"].paginated_rows.data]
+    names = [
+        r.player.name
+        for r in client.get(f"/e/{seated.event.slug}/1/?sort=player")
+        .context["table"]
+        .paginated_rows.data
+    ]
     assert names == sorted(names)
 
 
@@ -94,7 +100,8 @@ def test_pages_use_a_fixed_number_of_queries_whatever_the_size(client, path):
         for table in Table.objects.filter(stage=stage):
             play(table, 3)
     assert count_queries(client, f"/e/{small.slug}/1/{path}") == count_queries(
-        client, f"/e/{large.slug}/1/{path}")
+        client, f"/e/{large.slug}/1/{path}"
+    )
 
 
 def test_find_my_table_uses_a_fixed_number_of_queries(client):
@@ -103,4 +110,5 @@ def test_find_my_table_uses_a_fixed_number_of_queries(client):
     make_players(large, [f"Ann {i}" for i in range(40)])
     seat(small), seat(large)
     assert count_queries(client, f"/e/{small.slug}/find/?q=ann") == count_queries(
-        client, f"/e/{large.slug}/find/?q=ann")
+        client, f"/e/{large.slug}/find/?q=ann"
+    )

@@ -19,22 +19,38 @@ def parse_int_list(text: str, what: str) -> list[int]:
 
 class EventForm(forms.ModelForm):
     engines = forms.CharField(
-        label=_("Engines in play order"), required=False,
-        help_text=_("Comma-separated doubles, e.g. 12, 11, …, 0. Leave empty for the highest "
-                    "double down to 0-0."),
+        label=_("Engines in play order"),
+        required=False,
+        help_text=_(
+            "Comma-separated doubles, e.g. 12, 11, …, 0. Leave empty for the highest "
+            "double down to 0-0."
+        ),
     )
     tiles_drawn = forms.CharField(
         label=_("Tiles drawn by table size"),
-        help_text=_("size:tiles pairs, e.g. 2:15, 3:15, 4:15, 5:15 (NVSO). A table is seated "
-                    "only at a size listed here."),
+        help_text=_(
+            "size:tiles pairs, e.g. 2:15, 3:15, 4:15, 5:15 (NVSO). A table is seated "
+            "only at a size listed here."
+        ),
     )
 
     class Meta:
         model = Event
         fields = [
-            "name", "date", "venue", "set_size", "engines", "tiles_drawn", "table_size",
-            "game_minutes", "round_in_progress", "double_blank_points", "advancement_tie",
-            "medal_tie", "infraction_penalty", "paper_size",
+            "name",
+            "date",
+            "venue",
+            "set_size",
+            "engines",
+            "tiles_drawn",
+            "table_size",
+            "game_minutes",
+            "round_in_progress",
+            "double_blank_points",
+            "advancement_tie",
+            "medal_tie",
+            "infraction_penalty",
+            "paper_size",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
@@ -43,16 +59,29 @@ class EventForm(forms.ModelForm):
         event = self.instance
         self.initial["engines"] = ", ".join(map(str, event.engines))
         self.initial["tiles_drawn"] = ", ".join(
-            f"{size}:{drawn}" for size, drawn in sorted(event.tiles_drawn.items(),
-                                                        key=lambda kv: int(kv[0]))
+            f"{size}:{drawn}"
+            for size, drawn in sorted(event.tiles_drawn.items(), key=lambda kv: int(kv[0]))
         )
         self.helper = FormHelper()
         self.helper.layout = Layout(
             Fieldset(_("Event"), "name", "date", "venue"),
-            Fieldset(_("Rule set"), "set_size", "engines", "tiles_drawn", "table_size",
-                     "game_minutes", "round_in_progress", "double_blank_points"),
-            Fieldset(_("Ties and penalties"), "advancement_tie", "medal_tie",
-                     "infraction_penalty", "paper_size"),
+            Fieldset(
+                _("Rule set"),
+                "set_size",
+                "engines",
+                "tiles_drawn",
+                "table_size",
+                "game_minutes",
+                "round_in_progress",
+                "double_blank_points",
+            ),
+            Fieldset(
+                _("Ties and penalties"),
+                "advancement_tie",
+                "medal_tie",
+                "infraction_penalty",
+                "paper_size",
+            ),
         )
         self.helper.add_input(Submit("save", _("Save event")))
 
@@ -82,15 +111,20 @@ class EventForm(forms.ModelForm):
             return data
         engines = data["engines"] or list(default_engines(data["set_size"]))
         rules = RuleSet(
-            set=data["set_size"], engines=tuple(engines), tiles_drawn=data["tiles_drawn"],
-            table_size=data["table_size"], game_minutes=data.get("game_minutes"),
+            set=data["set_size"],
+            engines=tuple(engines),
+            tiles_drawn=data["tiles_drawn"],
+            table_size=data["table_size"],
+            game_minutes=data.get("game_minutes"),
             double_blank_points=data["double_blank_points"],
         )
         problems = rules.problems()
         if problems:
             raise forms.ValidationError(
-                [_("This rule set cannot be dealt or played: %(why)s") % {"why": p}
-                 for p in problems]
+                [
+                    _("This rule set cannot be dealt or played: %(why)s") % {"why": p}
+                    for p in problems
+                ]
             )
         data["engines"] = engines
         data["tiles_drawn"] = {str(k): v for k, v in sorted(data["tiles_drawn"].items())}
@@ -112,8 +146,9 @@ class PlayerForm(forms.ModelForm):
     def clean_ref(self):
         ref = self.cleaned_data["ref"].strip()
         if ref and self.event.players.filter(ref=ref).exclude(pk=self.instance.pk).exists():
-            raise forms.ValidationError(_("Another player of this event has id %(ref)s.")
-                                        % {"ref": ref})
+            raise forms.ValidationError(
+                _("Another player of this event has id %(ref)s.") % {"ref": ref}
+            )
         return ref
 
 
@@ -130,7 +165,9 @@ class CsvImportForm(forms.Form):
         try:
             return f.read().decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise forms.ValidationError(_("The file is not UTF-8 text (save it as CSV UTF-8)."))
+            raise forms.ValidationError(
+                _("The file is not UTF-8 text (save it as CSV UTF-8).")
+            ) from None
 
 
 class MovePlayerForm(forms.Form):

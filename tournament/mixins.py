@@ -26,8 +26,9 @@ class EventMixin:
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx.update(event=self.event, is_director=self.is_director,
-                   stages=list(self.event.stages.all()))
+        ctx.update(
+            event=self.event, is_director=self.is_director, stages=list(self.event.stages.all())
+        )
         return ctx
 
 
@@ -46,7 +47,8 @@ class TableMixin(StageMixin):
     @cached_property
     def table(self) -> Table:
         return get_object_or_404(
-            Table.objects.select_related("stage__event"), stage=self.stage,
+            Table.objects.select_related("stage__event"),
+            stage=self.stage,
             number=self.kwargs["table"],
         )
 

@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournament.rules import RuleSet, default_engines, NVSO_TILES_DRAWN
+from tournament.rules import NVSO_TILES_DRAWN, RuleSet, default_engines
 
 
 class SetSize(models.IntegerChoices):
@@ -72,35 +72,46 @@ class Event(models.Model):
         _("domino set"), choices=SetSize.choices, default=SetSize.DOUBLE_12
     )
     engines = models.JSONField(
-        _("engines in play order"), default=default_engine_list,
+        _("engines in play order"),
+        default=default_engine_list,
         help_text=_("The double that starts each round, in play order."),
     )
     tiles_drawn = models.JSONField(
-        _("tiles drawn by table size"), default=default_tiles_drawn,
+        _("tiles drawn by table size"),
+        default=default_tiles_drawn,
         help_text=_("Tiles each player draws, by the number of players at the table."),
     )
     table_size = models.PositiveSmallIntegerField(_("usual table size"), default=4)
     game_minutes = models.PositiveSmallIntegerField(
-        _("time limit (minutes)"), null=True, blank=True, default=60,
+        _("time limit (minutes)"),
+        null=True,
+        blank=True,
+        default=60,
         help_text=_("Minutes per game; leave empty for untimed games."),
     )
     round_in_progress = models.CharField(
-        _("round in progress when time is called"), max_length=10,
-        choices=RoundInProgress.choices, default=RoundInProgress.FINISH,
+        _("round in progress when time is called"),
+        max_length=10,
+        choices=RoundInProgress.choices,
+        default=RoundInProgress.FINISH,
     )
     double_blank_points = models.PositiveSmallIntegerField(
         _("double-blank left in hand counts"), choices=[(0, "0"), (50, "50")], default=0
     )
     advancement_tie = models.CharField(
-        _("tie at a table's top"), max_length=12,
-        choices=AdvancementTie.choices, default=AdvancementTie.ALL_ADVANCE,
+        _("tie at a table's top"),
+        max_length=12,
+        choices=AdvancementTie.choices,
+        default=AdvancementTie.ALL_ADVANCE,
     )
     medal_tie = models.CharField(
         _("tie rule for the medals"), max_length=10, choices=MedalTie.choices, default=MedalTie.NVSO
     )
     infraction_penalty = models.CharField(
-        _("infraction penalty"), max_length=16,
-        choices=InfractionPenalty.choices, default=InfractionPenalty.WARN_THEN_DRAW,
+        _("infraction penalty"),
+        max_length=16,
+        choices=InfractionPenalty.choices,
+        default=InfractionPenalty.WARN_THEN_DRAW,
     )
     paper_size = models.CharField(
         _("paper size"), max_length=8, choices=PaperSize.choices, default=PaperSize.LETTER
@@ -155,7 +166,9 @@ class Player(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     ref = models.CharField(
-        _("player id"), max_length=60, blank=True,
+        _("player id"),
+        max_length=60,
+        blank=True,
         help_text=_("The id from a registration list or event file, if any."),
     )
     club = models.CharField(_("club"), max_length=120, blank=True)
@@ -230,7 +243,9 @@ class Table(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("table number"))
     scorekeepers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, verbose_name=_("scorekeepers"), blank=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("scorekeepers"),
+        blank=True,
         related_name="scored_tables",
     )
 
@@ -254,10 +269,7 @@ class Table(models.Model):
         """Directors of the event and this table's scorekeepers enter its rounds."""
         if not user.is_authenticated:
             return False
-        return (
-            self.stage.event.is_director(user)
-            or self.scorekeepers.filter(pk=user.pk).exists()
-        )
+        return self.stage.event.is_director(user) or self.scorekeepers.filter(pk=user.pk).exists()
 
 
 class Seat(models.Model):
@@ -277,7 +289,9 @@ class Seat(models.Model):
         verbose_name_plural = _("seats")
         ordering = ["table", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["stage", "player"], name="one_seat_per_player_per_stage"),
+            models.UniqueConstraint(
+                fields=["stage", "player"], name="one_seat_per_player_per_stage"
+            ),
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
         ]
 

@@ -6,9 +6,9 @@ pip counts against PRODUCT.md §4. Everything is tested in ``tests/test_rules.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, TypeVar
+from typing import TypeVar
 
 P = TypeVar("P", bound=Hashable)
 
@@ -176,9 +176,7 @@ def round_errors(rules: RuleSet, engine: int, pips: Mapping[P, object]) -> Round
             good[key] = value
     zeros = [k for k, v in good.items() if v == 0]
     if len(zeros) > 1:
-        errors.whole.append(
-            f"{len(zeros)} players have 0: at most one player dominoes in a round."
-        )
+        errors.whole.append(f"{len(zeros)} players have 0: at most one player dominoes in a round.")
     if len(good) == len(pips) and sum(good.values()) > bound:
         errors.whole.append(
             f"The round adds up to {sum(good.values())}, more than the {bound} pips "

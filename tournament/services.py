@@ -76,7 +76,7 @@ def seat_stage(stage: Stage, players, *, keep_apart=None, rng: random.Random | N
     )
     Seat.objects.bulk_create(
         Seat(stage=stage, table=table, player=p, position=i)
-        for table, seated in zip(tables, plan)
+        for table, seated in zip(tables, plan, strict=True)
         for i, p in enumerate(seated, start=1)
     )
     return tables
@@ -95,13 +95,16 @@ def move_player(stage: Stage, player: Player, table: Table) -> Seat:
     if seat.table_id == table.pk:
         return seat
     if Round.objects.filter(table_id__in=[seat.table_id, table.pk]).exists():
-        raise SeatingError("Rounds have been entered at one of these tables: a move would "
-                           "leave a player without scores.")
+        raise SeatingError(
+            "Rounds have been entered at one of these tables: a move would "
+            "leave a player without scores."
+        )
     rules = stage.event.rules
     new_size = table.seats.count() + 1
     if not rules.can_deal(new_size):
-        raise SeatingError(f"Table {table.number} would seat {new_size}, which this rule set "
-                           "cannot deal.")
+        raise SeatingError(
+            f"Table {table.number} would seat {new_size}, which this rule set cannot deal."
+        )
     last = table.seats.aggregate(m=Max("position"))["m"] or 0
     seat.table, seat.position = table, last + 1
     seat.save(update_fields=["table", "position"])
@@ -126,12 +129,14 @@ def import_players_csv(event: Event, text: str) -> CsvResult:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = [h.strip().lower() for h in (reader.fieldnames or [])]
     if "name" not in header:
-        return CsvResult(errors=["Line 1: the header must have a 'name' column "
-                                 "(optional: id, club, division)."])
+        return CsvResult(
+            errors=["Line 1: the header must have a 'name' column (optional: id, club, division)."]
+        )
     unknown = [h for h in header if h not in CSV_COLUMNS]
     if unknown:
-        return CsvResult(errors=[f"Line 1: unknown column '{unknown[0]}' "
-                                 "(allowed: name, id, club, division)."])
+        return CsvResult(
+            errors=[f"Line 1: unknown column '{unknown[0]}' (allowed: name, id, club, division)."]
+        )
     reader.fieldnames = header
     taken = set(event.players.exclude(ref="").values_list("ref", flat=True))
     errors, players = [], []

@@ -10,8 +10,11 @@ public = [
     path("e/<slug:slug>/find/", views.FindTableView.as_view(), name="find_table"),
     path("e/<slug:slug>/<int:stage>/", scoring.StandingsView.as_view(), name="standings"),
     path("e/<slug:slug>/<int:stage>/seating/", views.SeatingView.as_view(), name="seating"),
-    path("e/<slug:slug>/<int:stage>/table/<int:table>/", scoring.TableSheetView.as_view(),
-         name="table"),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/",
+        scoring.TableSheetView.as_view(),
+        name="table",
+    ),
 ]
 
 directors = [
@@ -21,10 +24,16 @@ directors = [
     path("e/<slug:slug>/players/import/", views.CsvImportView.as_view(), name="players_import"),
     path("e/<slug:slug>/players/check-in/", views.CheckInView.as_view(), name="check_in"),
     path("e/<slug:slug>/<int:stage>/seat/", views.SeatStageView.as_view(), name="seat_stage"),
-    path("e/<slug:slug>/<int:stage>/table/<int:table>/enter/", scoring.EnterRoundView.as_view(),
-         name="enter_round"),
-    path("e/<slug:slug>/<int:stage>/table/<int:table>/round/<int:round>/correct/",
-         scoring.CorrectRoundView.as_view(), name="correct_round"),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/enter/",
+        scoring.EnterRoundView.as_view(),
+        name="enter_round",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/round/<int:round>/correct/",
+        scoring.CorrectRoundView.as_view(),
+        name="correct_round",
+    ),
 ]
 
 urlpatterns = [

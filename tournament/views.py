@@ -48,8 +48,9 @@ class FindTableView(EventMixin, TemplateView):
         ctx["q"] = q
         if q:
             ctx["found"] = self.event.players.filter(name__icontains=q).prefetch_related(
-                Prefetch("seats", Seat.objects.select_related("table", "stage")
-                         .order_by("stage__number"))
+                Prefetch(
+                    "seats", Seat.objects.select_related("table", "stage").order_by("stage__number")
+                )
             )[:50]
         return ctx
 
@@ -132,8 +133,10 @@ class CheckInView(DirectorRequiredMixin, EventMixin, TemplateView):
         ids = request.POST.getlist("player") or [kwargs.get("pk")]
         players = self.event.players.filter(pk__in=[i for i in ids if str(i).isdigit()])
         count = players.update(checked_in=checked_in)
-        messages.success(request, (_("%(n)s checked in.") if checked_in
-                                   else _("%(n)s checked out.")) % {"n": count})
+        messages.success(
+            request,
+            (_("%(n)s checked in.") if checked_in else _("%(n)s checked out.")) % {"n": count},
+        )
         return redirect(reverse("players", args=[self.event.slug]) + "#players")
 
 
@@ -164,8 +167,11 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 if not form.is_valid():
                     raise SeatingError(_("Choose a seated player and a table."))
                 move_player(self.stage, form.cleaned_data["player"], form.cleaned_data["table"])
-                messages.success(request, _("%(p)s moved to table %(t)s.") % {
-                    "p": form.cleaned_data["player"], "t": form.cleaned_data["table"].number})
+                messages.success(
+                    request,
+                    _("%(p)s moved to table %(t)s.")
+                    % {"p": form.cleaned_data["player"], "t": form.cleaned_data["table"].number},
+                )
             else:
                 players = self.event.players.filter(checked_in=True)
                 tables = seat_stage(self.stage, players)

@@ -14,10 +14,24 @@ from tournament.services import create_event, seat_stage
 
 DEMO_SLUG = "demo"
 DEMO_PLAYERS = [
-    "Ann Lee", "Bo Diaz", "Carmen Ortiz", "Dale Whitfield", "Edith Nakamura", "Frank Osei",
-    "Gloria Reyes", "Hal Petersen", "Irene Kowalski", "José Álvarez", "Kay Thompson",
-    "Lou Brennan", "Marguerite Lefèvre-Dubois", "Ned Alvarado", "Olive Chen", "Pat Murphy",
-    "Rosa Delgado", "Sam Whitaker",
+    "Ann Lee",
+    "Bo Diaz",
+    "Carmen Ortiz",
+    "Dale Whitfield",
+    "Edith Nakamura",
+    "Frank Osei",
+    "Gloria Reyes",
+    "Hal Petersen",
+    "Irene Kowalski",
+    "José Álvarez",
+    "Kay Thompson",
+    "Lou Brennan",
+    "Marguerite Lefèvre-Dubois",
+    "Ned Alvarado",
+    "Olive Chen",
+    "Pat Murphy",
+    "Rosa Delgado",
+    "Sam Whitaker",
 ]
 
 
@@ -30,8 +44,12 @@ class Command(BaseCommand):
             self.stdout.write("Demo event already loaded.")
             return
         director = get_user_model().objects.filter(username="director").first()
-        event = Event(name="Demo Senior Games Mexican Train", slug=DEMO_SLUG,
-                      date=datetime.date(2026, 9, 19), venue="Community Center")
+        event = Event(
+            name="Demo Senior Games Mexican Train",
+            slug=DEMO_SLUG,
+            date=datetime.date(2026, 9, 19),
+            venue="Community Center",
+        )
         create_event(event, director)
         Player.objects.bulk_create(
             Player(event=event, name=name, ref=f"p{i}", checked_in=True)

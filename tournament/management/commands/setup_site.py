@@ -36,11 +36,15 @@ class Command(BaseCommand):
             password = secrets.token_urlsafe(9)
             director = User.objects.create_user("director", password=password)
             director.groups.add(Group.objects.get(name="Directors"))
-            self.stdout.write(self.style.SUCCESS(
-                f"Director login created: user 'director', password '{password}'"
-            ))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Director login created: user 'director', password '{password}'"
+                )
+            )
         else:
-            self.stdout.write("Director login: user 'director' (password as printed when it "
-                              "was created; `manage.py changepassword director` resets it)")
+            self.stdout.write(
+                "Director login: user 'director' (password as printed when it "
+                "was created; `manage.py changepassword director` resets it)"
+            )
         if not no_demo:
             call_command("load_demo", stdout=self.stdout)

@@ -1,0 +1,86 @@
+import os
+import subprocess
+import sys
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from tests.factories import play
+from tournament.models import Event, Table
+
+pytestmark = pytest.mark.django_db
+
+MODELS = [
+    "tournament/event",
+    "tournament/player",
+    "tournament/stage",
+    "tournament/table",
+    "tournament/seat",
+    "scoring/round",
+    "scoring/score",
+    "scoring/scorechange",
+]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_admin_lists_and_opens_every_model(admin_client, seated, model):
+    play(Table.objects.filter(stage=seated).first(), 1)
+    listing = admin_client.get(f"/admin/{model}/")
+    assert listing.status_code == 200
+    assert listing.context["cl"].result_count >= 0
+
+
+def test_admin_shows_scores_but_does_not_edit_them(admin_client, seated):
+    play(Table.objects.filter(stage=seated).first(), 1)
+    assert admin_client.get("/admin/scoring/score/add/").status_code == 403
+
+
+def test_setup_site_creates_a_director_and_the_demo_event_once(capsys):
+    call_command("setup_site")
+    out = capsys.readouterr().out
+    assert "Director login created: user 'director', password '" in out
+    password = out.split("password '")[1].split("'")[0]
+    director = get_user_model().objects.get(username="director")
+    assert director.check_password(password)
+    assert director.has_perm("tournament.add_event")
+    demo = Event.objects.get(slug="demo")
+    assert demo.is_director(director)
+    assert demo.players.count() == 18 and demo.stages.get(number=1).tables.count() == 5
+    call_command("setup_site")
+    assert Event.objects.count() == 1
+    assert "Demo event already loaded." in capsys.readouterr().out
+
+
+def run_manage(*args, **env):
+    return subprocess.run(  # noqa: S603 (our own manage.py)
+        [sys.executable, "manage.py", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DATABASE_URL": "sqlite:///:memory:", **env},
+        check=False,
+    )
+
+
+def test_production_settings_pass_check_deploy():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY="x" * 20 + os.urandom(24).hex(),
+        ALLOWED_HOSTS="example.org",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_manage("check", DEBUG="0", SECRET_KEY="", ALLOWED_HOSTS="example.org")
+    assert result.returncode != 0
+    assert "Set SECRET_KEY in the environment when DEBUG is off." in result.stderr
+
+
+def test_a_bad_debug_value_fails_loudly():
+    result = run_manage("check", DEBUG="maybe")
+    assert result.returncode != 0 and "DEBUG must be true or false" in result.stderr
