@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Round, Score, ScoreChange
+from scoring.models import Infraction, Round, Score, ScoreChange
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -37,3 +37,9 @@ class ScoreAdmin(ReadOnlyAdmin):
 @admin.register(ScoreChange)
 class ScoreChangeAdmin(ReadOnlyAdmin):
     list_display = ["player", "round", "old_pips", "new_pips", "reason", "changed_by", "changed_at"]
+
+
+@admin.register(Infraction)
+class InfractionAdmin(ReadOnlyAdmin):
+    list_display = ["player", "table", "engine", "kind", "action", "logged_by", "logged_at"]
+    list_filter = ["table__stage__event", "kind", "action"]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from tournament.models import Event, Player, Seat, Stage, Table
+from tournament.models import ClockEvent, Event, Player, Seat, Stage, Table
 
 
 class StageInline(admin.TabularInline):
@@ -43,3 +43,9 @@ class SeatAdmin(admin.ModelAdmin):
     list_display = ["player", "table", "stage", "position"]
     list_filter = ["stage__event", "stage"]
     list_select_related = ["player", "table__stage__event", "stage__event"]
+
+
+@admin.register(ClockEvent)
+class ClockEventAdmin(admin.ModelAdmin):
+    list_display = ["stage", "action", "at", "by"]
+    list_filter = ["stage__event", "action"]

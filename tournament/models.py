@@ -196,6 +196,13 @@ class StageKind(models.TextChoices):
     PLAYOFF = "playoff", _("Playoff")
 
 
+class Medal(models.TextChoices):
+    GOLD = "gold", _("Gold")
+    SILVER = "silver", _("Silver")
+    BRONZE = "bronze", _("Bronze")
+    ADVANCE = "advance", _("Advancement")
+
+
 class StageQuerySet(models.QuerySet):
     def open(self):
         return self.filter(closed=False)
@@ -209,6 +216,13 @@ class Stage(models.Model):
     name = models.CharField(_("name"), max_length=80)
     kind = models.CharField(_("kind"), max_length=12, choices=StageKind.choices)
     closed = models.BooleanField(_("closed"), default=False)
+    # A playoff stage says what it decides, for which division, and (advancement) which table.
+    medal = models.CharField(_("decides"), max_length=8, choices=Medal.choices, blank=True)
+    division = models.CharField(_("division"), max_length=60, blank=True)
+    playoff_table = models.ForeignKey(
+        "Table", verbose_name=_("tie at table"), on_delete=models.CASCADE, null=True,
+        blank=True, related_name="playoffs",
+    )
     # The clock (PRODUCT.md §5): facts as recorded; tournament/clock.py computes the rest.
     clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
@@ -297,3 +311,32 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.player} at {self.table}"
+
+
+class ClockAction(models.TextChoices):
+    START = "start", _("Started")
+    PAUSE = "pause", _("Paused")
+    RESUME = "resume", _("Resumed")
+    CALL_TIME = "call_time", _("Time called")
+
+
+class ClockEvent(models.Model):
+    """Who pressed which clock button, and when."""
+
+    stage = models.ForeignKey(
+        Stage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="clock_events"
+    )
+    action = models.CharField(_("action"), max_length=10, choices=ClockAction.choices)
+    at = models.DateTimeField(_("at"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.SET_NULL, null=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("clock event")
+        verbose_name_plural = _("clock events")
+        ordering = ["stage", "at"]
+
+    def __str__(self):
+        return f"{self.stage}: {self.get_action_display()} at {self.at:%H:%M:%S}"
