@@ -17,9 +17,11 @@ MODELS = [
     "tournament/stage",
     "tournament/table",
     "tournament/seat",
+    "tournament/clockevent",
     "scoring/round",
     "scoring/score",
     "scoring/scorechange",
+    "scoring/infraction",
 ]
 
 
