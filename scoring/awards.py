@@ -116,12 +116,6 @@ class MedalResult[P: Hashable]:
         return self.medals[MEDALS.index(medal)]
 
 
-def places[P: Hashable](totals: Mapping[P, int]) -> dict[P, int]:
-    """Competition ranking by lowest total: tied players share a place, the next place skips
-    (totals 10, 10, 12 give places 1, 1, 3)."""
-    return {player: place for place, group in _ranked_groups(totals) for player in group}
-
-
 def table_advancers[P: Hashable](
     totals: Mapping[P, int],
     tie_rule: AdvancementTieRule = "all_advance",

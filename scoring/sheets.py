@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.models import Score
-from tournament.models import Player, Seat, Stage, Table
+from scoring import penalties
+from scoring.models import Infraction, Score
+from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.rules import RuleSet, places, running_totals
 
 
@@ -27,6 +28,7 @@ class TableSheet:
     rules: RuleSet
     players: list[Player]
     rounds: list[SheetRound] = field(default_factory=list)
+    infractions: list[Infraction] = field(default_factory=list)  # in the order logged
 
     @property
     def totals(self) -> dict[int, int]:
@@ -37,7 +39,20 @@ class TableSheet:
         return places(self.totals)
 
     @property
+    def is_playoff(self) -> bool:
+        return self.table.stage.kind == StageKind.PLAYOFF
+
+    @property
+    def engines(self) -> tuple[int, ...]:
+        """The engines in play order; a playoff is one round, by default the highest double."""
+        if self.is_playoff:
+            return tuple(r.engine for r in self.rounds) or (self.rules.set,)
+        return self.rules.engines
+
+    @property
     def next_engine(self) -> int | None:
+        if self.is_playoff:
+            return None if self.rounds else self.rules.set
         return self.rules.next_engine(len(self.rounds))
 
     @property
@@ -49,11 +64,24 @@ class TableSheet:
         totals, table_places = self.totals, self.places
         return [(p, totals.get(p.pk, 0), table_places.get(p.pk)) for p in self.players]
 
+    def tally(self) -> list[tuple[Player, int, list[Infraction]]]:
+        """Per player in seat order: infractions counted (voided ones not) and all of them."""
+        mine: dict[int, list[Infraction]] = {p.pk: [] for p in self.players}
+        for infraction in self.infractions:
+            mine.setdefault(infraction.player_id, []).append(infraction)
+        return [
+            (p, penalties.counted(i.action for i in mine[p.pk]), mine[p.pk]) for p in self.players
+        ]
+
+    @property
+    def infraction_counts(self) -> dict[int, int]:
+        return {p.pk: counted for p, counted, _ in self.tally()}
+
     def rows(self):
         """One row per engine in play order: (engine, round or None, [(pips, running)])."""
         by_engine = {r.engine: r for r in self.rounds}
         out = []
-        for engine in self.rules.engines:
+        for engine in self.engines:
             r = by_engine.get(engine)
             cells = [
                 (r.pips.get(p.pk), r.totals.get(p.pk)) if r else (None, None) for p in self.players
@@ -70,10 +98,10 @@ def _rounds_by_table(scores) -> dict[int, dict[int, tuple[int, dict[int, int]]]]
     return out
 
 
-def _build_sheet(table, rules, players, rounds) -> TableSheet:
+def _build_sheet(table, rules, players, rounds, infractions=()) -> TableSheet:
     ordered = [rounds[n] for n in sorted(rounds)]
     running = running_totals([pips for _, pips in ordered])
-    sheet = TableSheet(table=table, rules=rules, players=players)
+    sheet = TableSheet(table=table, rules=rules, players=players, infractions=list(infractions))
     for number, (engine, pips), totals in zip(sorted(rounds), ordered, running, strict=True):
         sheet.rounds.append(SheetRound(number, engine, pips, totals))
     return sheet
@@ -86,24 +114,46 @@ def _score_rows(**filters):
 
 
 def table_sheet(table: Table) -> TableSheet:
-    """The sheet of one table, in three queries."""
+    """The sheet of one table, in four queries."""
     rules = table.stage.event.rules
     players = [s.player for s in table.seats.select_related("player").order_by("position")]
     rounds = _rounds_by_table(_score_rows(round__table=table)).get(table.pk, {})
-    return _build_sheet(table, rules, players, rounds)
+    return _build_sheet(table, rules, players, rounds, Infraction.objects.filter(table=table))
+
+
+def _load_sheets(rules, stages: dict[int, Stage], **filters) -> list[TableSheet]:
+    """Sheets of every table of ``stages``, in four queries whatever their number."""
+    tables = list(Table.objects.filter(stage_id__in=stages).order_by("stage__number", "number"))
+    for t in tables:
+        t.stage = stages[t.stage_id]
+    seated: dict[int, list[Player]] = {t.pk: [] for t in tables}
+    seats = Seat.objects.filter(stage_id__in=stages).select_related("player")
+    for seat in seats.order_by("position"):
+        seated[seat.table_id].append(seat.player)
+    rounds = _rounds_by_table(_score_rows(round__table__stage_id__in=stages))
+    infractions: dict[int, list[Infraction]] = {t.pk: [] for t in tables}
+    for infraction in Infraction.objects.filter(table__stage_id__in=stages):
+        infractions[infraction.table_id].append(infraction)
+    return [
+        _build_sheet(t, rules, seated[t.pk], rounds.get(t.pk, {}), infractions[t.pk])
+        for t in tables
+    ]
 
 
 def stage_sheets(stage: Stage) -> list[TableSheet]:
-    """Every table's sheet of a stage, in three queries whatever its size."""
-    rules = stage.event.rules
-    tables = list(Table.objects.for_stage(stage))
-    for t in tables:
-        t.stage = stage
-    seated: dict[int, list[Player]] = {t.pk: [] for t in tables}
-    for seat in Seat.objects.filter(stage=stage).select_related("player").order_by("position"):
-        seated[seat.table_id].append(seat.player)
-    rounds = _rounds_by_table(_score_rows(round__table__stage=stage))
-    return [_build_sheet(t, rules, seated[t.pk], rounds.get(t.pk, {})) for t in tables]
+    """Every table's sheet of a stage, in four queries whatever its size."""
+    return _load_sheets(stage.event.rules, {stage.pk: stage})
+
+
+def event_sheets(event: Event) -> dict[Stage, list[TableSheet]]:
+    """Every stage of an event with its tables' sheets, in five queries whatever its size."""
+    stages = {s.pk: s for s in event.stages.all()}
+    for s in stages.values():
+        s.event = event
+    by_stage: dict[Stage, list[TableSheet]] = {s: [] for s in stages.values()}
+    for sheet in _load_sheets(event.rules, stages):
+        by_stage[sheet.table.stage].append(sheet)
+    return by_stage
 
 
 @dataclass
@@ -113,6 +163,7 @@ class StandingsRow:
     table: Table
     rounds: int
     total: int
+    infractions: int = 0  # counted ones: a voided infraction does not count
 
 
 def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> list[StandingsRow]:
@@ -120,8 +171,11 @@ def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> lis
     sheets = stage_sheets(stage) if sheets is None else sheets
     entries = [(sheet, p, sheet.totals.get(p.pk, 0)) for sheet in sheets for p in sheet.players]
     stage_places = places({p.pk: total for _, p, total in entries})
+    infractions = {pk: n for sheet in sheets for pk, n in sheet.infraction_counts.items()}
     rows = [
-        StandingsRow(stage_places[p.pk], p, sheet.table, len(sheet.rounds), total)
+        StandingsRow(
+            stage_places[p.pk], p, sheet.table, len(sheet.rounds), total, infractions[p.pk]
+        )
         for sheet, p, total in entries
     ]
     return sorted(rows, key=lambda r: (r.place, r.player.name))

@@ -26,3 +26,8 @@ def seated(event):
     """An event with 8 checked-in players seated at two tables of Game 1."""
     make_players(event, count=8)
     return seat(event)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -16,9 +16,9 @@ from scoring.awards import (
     PlayoffMismatch,
     medal_places,
     medals,
-    places,
     table_advancers,
 )
+from tournament.rules import places
 
 
 def holders(result: MedalResult) -> dict[str, tuple]:
