@@ -20,7 +20,7 @@ warning.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 WARN_THEN_DRAW = "warn_then_draw"
 DRAW = "draw"
@@ -82,8 +82,12 @@ def action_for(rule: str, earlier_actions: Sequence[str]) -> str:
             f"Unknown infraction action {unknown[0]!r}; expected one of {', '.join(ACTIONS)}"
         )
     first, later = _FIRST_AND_LATER[rule]
-    counted = sum(1 for action in earlier_actions if action != VOID)
-    return first if counted == 0 else later
+    return first if counted(earlier_actions) == 0 else later
+
+
+def counted(actions: Iterable[str]) -> int:
+    """How many of a player's infractions count: every one but the voided ones."""
+    return sum(1 for action in actions if action != VOID)
 
 
 def actions_for_sequence(rule: str, n: int) -> list[str]:

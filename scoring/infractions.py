@@ -1,0 +1,125 @@
+"""Every write of an infraction goes through here, one function per user action (PRODUCT.md §8).
+
+The penalty rule itself is scoring/penalties.py's; this module loads the player's earlier
+infractions in the game (that table of that stage), asks it, and saves the outcome.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import penalties
+from scoring.models import Infraction, InfractionAction, InfractionKind
+from scoring.sheets import TableSheet, table_sheet
+from tournament.models import Player, Seat, Table
+
+NOTE_MAX = Infraction._meta.get_field("note").max_length
+REASON_MAX = Infraction._meta.get_field("change_reason").max_length
+
+
+class InfractionRejected(ValidationError):
+    """Nothing was saved; ``message_dict`` says which field is wrong and why."""
+
+
+def _locked(table: Table) -> Table:
+    """Lock the table row: two desks logging for one player get consecutive actions."""
+    return Table.objects.select_for_update().select_related("stage__event").get(pk=table.pk)
+
+
+def engines_reached(sheet: TableSheet) -> list[int]:
+    """The engines of the rounds played at the table, and of the one in play, in play order."""
+    played = [r.engine for r in sheet.rounds]
+    return played if sheet.next_engine is None else [*played, sheet.next_engine]
+
+
+def current_engine(sheet: TableSheet) -> int:
+    """The round in play, or the last one once the game is over."""
+    reached = engines_reached(sheet)
+    return reached[-1] if reached else sheet.engines[0]
+
+
+def _engine_error(sheet: TableSheet, engine) -> str | None:
+    if engine not in sheet.engines:
+        engines = ", ".join(f"{e}-{e}" for e in sheet.engines)
+        return f"{engine} is not a round of this game: the engines are {engines}."
+    if engine not in engines_reached(sheet):
+        return f"Round {engine}-{engine} has not started at this table yet."
+    return None
+
+
+@transaction.atomic
+def log_infraction(
+    table: Table, player: Player, engine: int, kind: str, note: str, user
+) -> Infraction:
+    """Log ``player``'s infraction in round ``engine`` at ``table``; the action is the rule's.
+
+    The action follows the event's infraction penalty over the player's earlier infractions
+    at this table (a voided one does not count). Scorekeepers of the table and directors may
+    log; once the stage is closed, directors only.
+    """
+    table = _locked(table)
+    event = table.stage.event
+    if not table.can_score(user):
+        raise PermissionDenied("You do not keep the score of this table.")
+    if table.stage.closed and not event.is_director(user):
+        raise InfractionRejected("This stage is closed: only a director can log an infraction.")
+    errors: dict[str, str] = {}
+    if player is None or not Seat.objects.filter(table=table, player=player).exists():
+        errors["player"] = "Choose a player seated at this table."
+    engine_error = _engine_error(table_sheet(table), engine)
+    if engine_error:
+        errors["engine"] = engine_error
+    if kind not in InfractionKind.values:
+        errors["kind"] = "Choose the kind of infraction."
+    note = (note or "").strip()
+    if len(note) > NOTE_MAX:
+        errors["note"] = f"Keep the note under {NOTE_MAX} characters."
+    if errors:
+        raise InfractionRejected(errors)
+    earlier = Infraction.objects.filter(table=table, player=player).values_list("action", flat=True)
+    action = penalties.action_for(event.infraction_penalty, list(earlier))
+    return Infraction.objects.create(
+        table=table,
+        player=player,
+        engine=engine,
+        kind=kind,
+        note=note,
+        action=action,
+        original_action=action,
+        logged_by=user,
+    )
+
+
+@transaction.atomic
+def change_infraction(infraction: Infraction, action: str, reason: str, user) -> Infraction:
+    """A director voids an infraction (``action="void"``) or gives it another action.
+
+    The action it was logged with stays in ``original_action``; who changed it, when and why
+    are kept with the row.
+    """
+    table = _locked(infraction.table)
+    if not table.stage.event.is_director(user):
+        raise PermissionDenied("Only the event's directors can change an infraction.")
+    infraction = Infraction.objects.select_for_update().get(pk=infraction.pk)
+    errors: dict[str, str] = {}
+    if action not in InfractionAction.values:
+        errors["action"] = "Choose warning, penalty draw, skip a turn or void."
+    elif action == infraction.action:
+        errors["action"] = (
+            f"This infraction is already “{InfractionAction(action).label}”: choose another action."
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        errors["reason"] = "Give the reason for the change."
+    elif len(reason) > REASON_MAX:
+        errors["reason"] = f"Keep the reason under {REASON_MAX} characters."
+    if errors:
+        raise InfractionRejected(errors)
+    infraction.action = action
+    infraction.change_reason = reason
+    infraction.changed_by = user
+    infraction.changed_at = timezone.now()
+    infraction.save(update_fields=["action", "change_reason", "changed_by", "changed_at"])
+    return infraction
