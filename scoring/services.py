@@ -6,6 +6,7 @@ from django.db import transaction
 
 from scoring.models import Round, Score, ScoreChange
 from scoring.sheets import table_sheet
+from tournament.clocks import entry_after_time
 from tournament.models import Table
 from tournament.rules import RoundErrors, round_errors
 
@@ -38,7 +39,8 @@ def record_round(table: Table, pips: dict[int, object], user, engine: int | None
     """Save the next round of ``table``: a pip count for every seated player, all or nothing.
 
     ``engine`` is the engine the scorekeeper saw on the page; when another desk saved that round
-    in the meantime, this one is refused rather than filed under the next engine.
+    in the meantime, this one is refused rather than filed under the next engine. Once time is
+    called, only the round that ``tournament.clocks.entry_after_time`` leaves may be entered.
     """
     table = _locked(table)
     sheet = table_sheet(table)
@@ -49,7 +51,17 @@ def record_round(table: Table, pips: dict[int, object], user, engine: int | None
         )
     if table.stage.closed:
         raise RoundRejected(RoundErrors(whole=["This stage is closed."]))
-    if engine is not None and engine != next_engine:
+    after_time = entry_after_time(sheet)
+    if after_time is not None and not after_time.may_enter:
+        raise RoundRejected(RoundErrors(whole=[after_time.message]))
+    if sheet.is_playoff:
+        # A playoff is one round with the engine the director picks (default the highest).
+        next_engine = sheet.rules.set if engine is None else engine
+        if not 0 <= next_engine <= sheet.rules.set:
+            raise RoundRejected(RoundErrors(whole=[
+                f"The engine must be a double of the set, 0 to {sheet.rules.set}."
+            ]))
+    elif engine is not None and engine != next_engine:
         raise RoundRejected(
             RoundErrors(
                 whole=[
@@ -63,6 +75,10 @@ def record_round(table: Table, pips: dict[int, object], user, engine: int | None
         table=table, number=len(sheet.rounds) + 1, engine=next_engine, entered_by=user
     )
     Score.objects.bulk_create(Score(round=saved, player_id=pid, pips=v) for pid, v in clean.items())
+    if sheet.is_playoff:
+        from scoring.advancement import settle_playoff
+
+        settle_playoff(table.stage)
     return saved
 
 

@@ -4,15 +4,18 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 from django_tables2 import RequestConfig
 
 from scoring.forms import RoundForm
+from scoring.infraction_views import sheet_infractions
 from scoring.models import Round
 from scoring.services import RoundRejected, correct_round, record_round
 from scoring.sheets import stage_sheets, stage_standings, table_sheet
 from scoring.tables import StandingsTable
+from tournament.clocks import entry_after_time
 from tournament.mixins import DirectorRequiredMixin, StageMixin, TableMixin
 
 
@@ -35,6 +38,9 @@ class TableSheetView(TableMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         ctx["sheet"] = table_sheet(self.table)
         ctx["can_score"] = self.table.can_score(self.request.user)
+        ctx.update(
+            sheet_infractions(self.request, ctx["sheet"], ctx["can_score"], self.is_director)
+        )
         return ctx
 
 
@@ -54,6 +60,11 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             self._sheet = table_sheet(self.table)
         return self._sheet
 
+    @cached_property
+    def after_time(self):
+        """What the table may still enter once time is called (None while it is not)."""
+        return entry_after_time(self.sheet)
+
     def closed_reason(self) -> str | None:
         if self.stage.closed:
             return _("This stage is closed.")
@@ -61,6 +72,8 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             return _("Every round of this table has been entered: the game is over.")
         if not self.sheet.players:
             return _("Nobody is seated at this table.")
+        if self.after_time is not None and not self.after_time.may_enter:
+            return self.after_time.message
         return None
 
     def get_form(self, form_class=None):
@@ -76,7 +89,10 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx.update(
-            sheet=self.sheet, closed_reason=self.closed_reason(), can_correct=self.is_director
+            sheet=self.sheet,
+            closed_reason=self.closed_reason(),
+            can_correct=self.is_director,
+            after_time=self.after_time,
         )
         return ctx
 

@@ -199,3 +199,17 @@ def places(totals: Mapping[P, int]) -> dict[P, int]:
     """Competition ranking by lowest total: ties share a place and skip the next (1, 1, 3)."""
     ordered = sorted(totals.values())
     return {p: ordered.index(t) + 1 for p, t in totals.items()}
+
+
+def rounds_allowed_after_time(entered_before: int, round_in_progress: str, engines: int) -> int:
+    """How many rounds a table may have once time is called (PRODUCT.md §5).
+
+    ``entered_before``: the rounds entered up to the moment time was called. Under "finish"
+    (the default) the round in progress is played out and counts, so one more may be entered;
+    under "void" it does not count, so none. No new round starts either way, and never more
+    rounds than the game has engines (a table that finished them all before time is complete).
+    """
+    if round_in_progress not in ("finish", "void"):
+        raise ValueError(f"The round in progress is 'finish' or 'void', not {round_in_progress!r}")
+    extra = 1 if round_in_progress == "finish" else 0
+    return min(entered_before + extra, engines)

@@ -1,15 +1,26 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from scoring import infraction_views as infractions
+from scoring import result_views as results
 from scoring import views as scoring
-from tournament import views
+from tournament import clock_views, views
 
 public = [
     path("", views.HomeView.as_view(), name="home"),
     path("e/<slug:slug>/", views.EventHomeView.as_view(), name="event"),
     path("e/<slug:slug>/find/", views.FindTableView.as_view(), name="find_table"),
+    path("e/<slug:slug>/bracket/", results.BracketView.as_view(), name="bracket"),
+    path("e/<slug:slug>/results/", results.ResultsView.as_view(), name="results"),
+    path("e/<slug:slug>/player/<int:pk>/", infractions.PlayerView.as_view(), name="player"),
     path("e/<slug:slug>/<int:stage>/", scoring.StandingsView.as_view(), name="standings"),
     path("e/<slug:slug>/<int:stage>/seating/", views.SeatingView.as_view(), name="seating"),
+    path("e/<slug:slug>/<int:stage>/clock/", clock_views.BigClockView.as_view(), name="big_clock"),
+    path(
+        "e/<slug:slug>/<int:stage>/clock.json",
+        clock_views.ClockJsonView.as_view(),
+        name="clock_json",
+    ),
     path(
         "e/<slug:slug>/<int:stage>/table/<int:table>/",
         scoring.TableSheetView.as_view(),
@@ -25,6 +36,12 @@ directors = [
     path("e/<slug:slug>/players/check-in/", views.CheckInView.as_view(), name="check_in"),
     path("e/<slug:slug>/<int:stage>/seat/", views.SeatStageView.as_view(), name="seat_stage"),
     path(
+        "e/<slug:slug>/<int:stage>/clock/",
+        clock_views.ClockControlView.as_view(),
+        name="clock_control",
+    ),
+    path("e/<slug:slug>/<int:stage>/close/", results.AdvanceView.as_view(), name="advance"),
+    path(
         "e/<slug:slug>/<int:stage>/table/<int:table>/enter/",
         scoring.EnterRoundView.as_view(),
         name="enter_round",
@@ -33,6 +50,19 @@ directors = [
         "e/<slug:slug>/<int:stage>/table/<int:table>/round/<int:round>/correct/",
         scoring.CorrectRoundView.as_view(),
         name="correct_round",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/infraction/",
+        infractions.LogInfractionView.as_view(),
+        name="log_infraction",
+    ),
+    path(
+        "e/<slug:slug>/infractions/", infractions.InfractionLogView.as_view(), name="infraction_log"
+    ),
+    path(
+        "e/<slug:slug>/infractions/<int:pk>/",
+        infractions.ChangeInfractionView.as_view(),
+        name="infraction_change",
     ),
 ]
 

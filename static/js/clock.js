@@ -1,0 +1,113 @@
+/* The stage clock between server readings (PRODUCT.md §5).
+ *
+ * The server owns the clock. Each [data-clock] element carries the server's last reading in a
+ * json_script: {clock: {state, timed, remaining, elapsed, label, ...}, url, labels,
+ * last_seconds}. From it this counts down (or up, untimed) with the browser's monotonic clock,
+ * and re-syncs from clock.json every 15 seconds, when the tab comes back, and when the
+ * countdown reaches zero (the server then says "time called").
+ *
+ * Buttons with data-confirm ask before they submit (calling time cannot be undone).
+ */
+(() => {
+  "use strict";
+  if (window.stageClockStarted) return; // the include may be on a page more than once
+  window.stageClockStarted = true;
+
+  const POLL_MS = 15000;
+  const TICK_MS = 250;
+  const ZERO_RESYNC_MS = 3000;
+
+  const digits = (seconds) => {
+    const s = Math.max(0, seconds);
+    const rest = s % 60;
+    return `${Math.floor(s / 60)}:${rest < 10 ? "0" : ""}${rest}`;
+  };
+
+  function bind(root) {
+    const config = JSON.parse(root.querySelector("script[type='application/json']").textContent);
+    const face = root.querySelector("[data-clock-digits]");
+    const label = root.querySelector("[data-clock-label]");
+    const finished = root.querySelector("[data-clock-finished]");
+    const finishedCount = root.querySelector("[data-clock-finished-count]");
+    let reading = config.clock;
+    let readAt = performance.now();
+    let syncing = false;
+    let lastZeroSync = 0;
+
+    // What the face shows now: the server's reading moved on by the time since it came.
+    function current() {
+      const passed = (performance.now() - readAt) / 1000;
+      let state = reading.state;
+      let text = reading.label;
+      if (!reading.timed) {
+        const elapsed = reading.elapsed + (state === "untimed" ? passed : 0);
+        return { state, text, seconds: Math.floor(elapsed), last: false };
+      }
+      let remaining = reading.remaining;
+      if (state === "running") {
+        remaining = Math.max(0, remaining - passed);
+        if (remaining <= 0) {
+          state = "time_called";
+          text = config.labels.time_called;
+        }
+      }
+      const last = (state === "running" || state === "paused") && remaining <= config.last_seconds;
+      return { state, text, seconds: Math.ceil(remaining), last };
+    }
+
+    function render() {
+      const now = current();
+      face.textContent = digits(now.seconds);
+      label.textContent = now.text;
+      root.dataset.state = now.state;
+      root.toggleAttribute("data-last", now.last);
+      if (now.state !== reading.state && performance.now() - lastZeroSync > ZERO_RESYNC_MS) {
+        lastZeroSync = performance.now();
+        sync(); // ran out here: ask the server, which calls time by itself
+      }
+    }
+
+    function renderTables() {
+      if (!finished || !reading.finished_tables) return;
+      const items = reading.finished_tables.map((number) => {
+        const li = document.createElement("li");
+        li.textContent = number;
+        return li;
+      });
+      finished.replaceChildren(...items);
+      if (finishedCount) finishedCount.textContent = reading.finished_tables.length;
+    }
+
+    function sync() {
+      if (syncing) return;
+      syncing = true;
+      fetch(config.url, { cache: "no-store", headers: { Accept: "application/json" } })
+        .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+        .then((data) => {
+          reading = data;
+          readAt = performance.now();
+          root.removeAttribute("data-stale");
+          renderTables();
+          render();
+        })
+        .catch(() => root.setAttribute("data-stale", "")) // keep counting from the last reading
+        .finally(() => {
+          syncing = false;
+        });
+    }
+
+    render();
+    setInterval(render, TICK_MS);
+    setInterval(sync, POLL_MS);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) sync();
+    });
+  }
+
+  document.querySelectorAll("[data-clock]").forEach(bind);
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-confirm]");
+    if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
+  });
+})();

@@ -1,0 +1,158 @@
+"""The stage clock in a real browser (PRODUCT.md §5): the big screen counts down between server
+readings, turns in the last five minutes, and shows time called when a director calls it.
+
+Drives Debian's Chromium through Playwright against pytest-django's live server; see
+tests/browser.py. Run only the browser tests with ``pytest -m browser``.
+"""
+
+import os
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect, sync_playwright
+
+from tests import browser as b
+from tests.factories import make_director, make_event, make_players, seat
+from tournament.clocks import start_clock
+from tournament.models import ClockEvent
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Long-pass-phrase-42"
+BIG = "/e/spring/1/clock/"
+SCREEN = {"viewport": {"width": 1280, "height": 720}}  # a projector or a television
+RED, AMBER = "rgb(179, 0, 27)", "rgb(255, 193, 7)"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module (see tests/test_browser.py for why module scope)."""
+    missing = b.chromium_missing()
+    if missing:
+        if os.environ.get("BROWSER_TESTS") == "required":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop; the ORM calls are sync
+    playwright = sync_playwright().start()
+    chromium = b.launch(playwright)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def site(browser, live_server, transactional_db):
+    """Spring Games: a director "desk", 8 players seated at two tables of Game 1 (60 minutes)."""
+    director = make_director("desk", PASSWORD)
+    event = make_event(director, name="Spring Games", slug="spring")
+    make_players(event, count=8)
+    return {"url": live_server.url, "director": director, "stage": seat(event)}
+
+
+@pytest.fixture
+def pages(browser):
+    opened = []
+
+    def open_page(**context_options):
+        page = b.new_page(browser, **context_options)
+        opened.append(page.context)
+        return page
+
+    yield open_page
+    for context in opened:
+        context.close()
+
+
+def big_screen(site, pages, fake_timers=False):
+    page = pages(**SCREEN)
+    if fake_timers:
+        page.clock.install()  # time still flows; fast_forward runs the 15-second re-sync now
+    page.goto(site["url"] + BIG)
+    return page, page.locator("main[data-clock]"), page.locator("#big-digits")
+
+
+def background(locator) -> str:
+    return locator.evaluate("el => getComputedStyle(el).backgroundColor")
+
+
+def test_the_big_screen_counts_down_and_shows_time_called(site, pages):
+    start_clock(site["stage"], site["director"])
+    screen, room, digits = big_screen(site, pages, fake_timers=True)
+    expect(screen.get_by_role("heading", name="Spring Games")).to_be_visible()
+    expect(screen.get_by_role("heading", name="Game 1")).to_be_visible()
+    expect(room).to_have_attribute("data-state", "running")
+    expect(screen.locator("#big-state")).to_have_text("Running")
+    shown = digits.inner_text()
+    assert re.fullmatch(r"60:00|59:[0-5]\d", shown)
+    expect(digits).not_to_have_text(shown, timeout=5_000)  # counts down in the browser
+    assert re.fullmatch(r"59:[0-5]\d", digits.inner_text())
+    expect(screen.get_by_text("Last five minutes")).to_be_hidden()
+    # The digits fill the screen: readable across a hall.
+    assert digits.bounding_box()["height"] > 0.3 * SCREEN["viewport"]["height"]
+    screen.screenshot(path=b.artifact("big_clock.png"))
+
+    # A director calls time from the stage's page (and confirms).
+    desk = pages()
+    desk.goto(site["url"] + "/accounts/login/?next=/e/spring/1/")
+    b.log_in(desk, "desk", PASSWORD)
+    desk_clock = desk.locator("[data-clock] [data-clock-digits]")
+    expect(desk_clock).to_have_text(re.compile(r"^(60:00|59:[0-5]\d)$"))
+    desk.screenshot(path=b.artifact("clock_controls.png"))
+    desk.once("dialog", lambda dialog: dialog.accept())
+    with desk.expect_navigation():
+        desk.get_by_role("button", name="Call time").click()
+    expect(desk.get_by_role("alert")).to_have_text(re.compile(r"^Time called at \d\d:\d\d\.$"))
+    called = ClockEvent.objects.get(action="call_time")
+    assert called.by == site["director"]
+    at = timezone.localtime(called.at).strftime("%H:%M")
+
+    # The big screen was not reloaded: its next re-sync with the server shows time called.
+    screen.clock.fast_forward("00:16")
+    expect(room).to_have_attribute("data-state", "time_called")
+    expect(screen.locator("#big-state")).to_have_text(f"Time called at {at}")
+    expect(digits).to_have_text("0:00")
+    expect(screen.get_by_text("Finish the round in progress; no new round starts.")).to_be_visible()
+    assert background(room) == RED
+    screen.screenshot(path=b.artifact("big_clock_time_called.png"))
+
+
+def test_a_dismissed_call_time_does_not_call_time(site, pages):
+    start_clock(site["stage"], site["director"])
+    desk = pages()
+    desk.goto(site["url"] + "/accounts/login/?next=/e/spring/1/")
+    b.log_in(desk, "desk", PASSWORD)
+    desk.once("dialog", lambda dialog: dialog.dismiss())
+    desk.get_by_role("button", name="Call time").click()
+    expect(desk.get_by_role("button", name="Pause")).to_be_visible()
+    assert not ClockEvent.objects.filter(action="call_time").exists()
+
+
+def test_the_big_screen_turns_in_the_last_five_minutes(site, pages):
+    start_clock(site["stage"], site["director"], timezone.now() - timedelta(minutes=55, seconds=-3))
+    screen, room, digits = big_screen(site, pages)
+    expect(digits).to_have_text(re.compile(r"^5:0[0-3]$"))
+    expect(room).to_have_attribute("data-last", "", timeout=6_000)  # turned in the browser
+    expect(digits).to_have_text(re.compile(r"^4:5\d$"))
+    expect(screen.get_by_text("Last five minutes")).to_be_visible()
+    assert background(room) == AMBER
+    screen.screenshot(path=b.artifact("big_clock_last_minutes.png"))
+
+
+def test_the_big_screen_shows_time_called_when_the_clock_runs_out(site, pages):
+    start_clock(site["stage"], site["director"], timezone.now() - timedelta(minutes=60, seconds=-3))
+    screen, room, digits = big_screen(site, pages)
+    expect(room).to_have_attribute("data-state", "running")
+    expect(room).to_have_attribute("data-state", "time_called", timeout=8_000)
+    expect(digits).to_have_text("0:00")
+    # At zero the page asked the server, which called time by itself: its label says when.
+    expect(screen.locator("#big-state")).to_have_text(re.compile(r"^Time called at \d\d:\d\d$"))
+    assert background(room) == RED

@@ -1,0 +1,524 @@
+"""The stage clock in the site (PRODUCT.md §5): the buttons, who pressed them, what score entry
+may still do once time is called, the big screen and clock.json. The clock's arithmetic is
+tests/test_clock.py's."""
+
+import html
+import json
+import re
+from datetime import datetime, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from scoring.models import Round
+from scoring.services import RoundRejected, record_round
+from scoring.sheets import table_sheet
+from tests.factories import make_director, make_event, make_players, play, seat
+from tournament.clock import ClockError
+from tournament.clocks import call_time, pause_clock, read_clock, resume_clock, start_clock
+from tournament.models import ClockEvent, Stage, Table
+from tournament.rules import rounds_allowed_after_time
+
+MIN = timedelta(minutes=1)
+
+
+def hhmm(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def entry_url(table):
+    return f"/director/e/{table.stage.event.slug}/{table.stage.number}/table/{table.number}/enter/"
+
+
+def control_url(stage):
+    return f"/director/e/{stage.event.slug}/{stage.number}/clock/"
+
+
+def big_url(stage):
+    return f"/e/{stage.event.slug}/{stage.number}/clock/"
+
+
+def json_url(stage):
+    return f"/e/{stage.event.slug}/{stage.number}/clock.json"
+
+
+def pips_form(table, values):
+    players = table_sheet(table).players
+    return {f"p{p.pk}": v for p, v in zip(players, values, strict=True)}
+
+
+def a_round(table):
+    return {p.pk: 5 + i for i, p in enumerate(table_sheet(table).players)}
+
+
+def fresh(stage) -> Stage:
+    return Stage.objects.select_related("event").get(pk=stage.pk)
+
+
+def page_config(page: str) -> dict:
+    """The clock's json_script on a page (the first one)."""
+    found = re.search(r'<script type="application/json">(.*?)</script>', page, re.S)
+    return json.loads(found.group(1))
+
+
+@pytest.fixture
+def table(seated):
+    return Table.objects.get(stage=seated, number=1)
+
+
+# -- the rule, as plain Python ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "rule", "engines", "allowed"),
+    [
+        (4, "finish", 13, 5),  # the round in progress is played out and counts
+        (4, "void", 13, 4),  # it does not count
+        (0, "finish", 13, 1),  # time called during the first round
+        (0, "void", 13, 0),
+        (13, "finish", 13, 13),  # finished all engines before time: complete, nothing more
+        (12, "finish", 13, 13),
+    ],
+)
+def test_rounds_allowed_after_time(before, rule, engines, allowed):
+    assert rounds_allowed_after_time(before, rule, engines) == allowed
+
+
+def test_an_unknown_round_in_progress_rule_is_an_error():
+    with pytest.raises(ValueError, match="'finish' or 'void'"):
+        rounds_allowed_after_time(3, "replay", 13)
+
+
+# -- the buttons ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_button_is_saved_and_recorded_with_who_pressed_it(seated, director):
+    t0 = timezone.now() - 40 * MIN
+    start_clock(seated, director, t0)
+    pause_clock(seated, director, t0 + 10 * MIN)
+    resume_clock(seated, director, t0 + 12 * MIN)
+    call_time(seated, director, t0 + 30 * MIN)
+
+    stage = fresh(seated)
+    assert stage.clock_started_at == t0
+    assert stage.clock_paused_at is None
+    assert stage.clock_paused_total == 2 * MIN
+    assert stage.time_called_at == t0 + 30 * MIN
+    assert [(e.action, e.at, e.by) for e in ClockEvent.objects.filter(stage=stage)] == [
+        ("start", t0, director),
+        ("pause", t0 + 10 * MIN, director),
+        ("resume", t0 + 12 * MIN, director),
+        ("call_time", t0 + 30 * MIN, director),
+    ]
+    reading = read_clock(stage)
+    assert reading.state == "time_called"
+    assert reading.remaining == timedelta(0)
+    assert reading.elapsed == 28 * MIN
+
+
+@pytest.mark.django_db
+def test_the_clock_is_read_back_from_the_stage_the_same_everywhere(seated, director):
+    t0 = timezone.now() - 20 * MIN
+    start_clock(seated, director, t0)
+    pause_clock(seated, director, t0 + 15 * MIN)
+    for later in (0, 5, 500):
+        reading = read_clock(fresh(seated), now=t0 + (15 + later) * MIN)
+        assert (reading.state, reading.remaining, reading.digits) == ("paused", 45 * MIN, "45:00")
+
+
+@pytest.mark.django_db
+def test_a_button_that_cannot_be_pressed_changes_nothing(seated, director):
+    with pytest.raises(ClockError, match="has not been started"):
+        pause_clock(seated, director)
+    start_clock(seated, director)
+    with pytest.raises(ClockError, match="already been started"):
+        start_clock(seated, director)
+    call_time(seated, director)
+    with pytest.raises(ClockError, match="Time has already been called"):
+        call_time(seated, director)
+    assert list(ClockEvent.objects.values_list("action", flat=True)) == ["start", "call_time"]
+
+
+@pytest.mark.django_db
+def test_a_closed_stages_clock_cannot_change(seated, director):
+    Stage.objects.filter(pk=seated.pk).update(closed=True)
+    with pytest.raises(ClockError, match="stage is closed"):
+        start_clock(seated, director)
+    assert not ClockEvent.objects.exists()
+
+
+# -- who may press them -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_director_starts_the_clock_from_the_standings_page(director_client, seated, director):
+    page = text(director_client.get(f"/e/spring/{seated.number}/"))
+    assert 'id="clock-controls"' in page and "Start the clock" in page
+
+    response = director_client.post(control_url(seated), {"action": "start"}, follow=True)
+    assert response.redirect_chain[-1][0] == f"/e/spring/{seated.number}/"
+    started = fresh(seated).clock_started_at
+    assert f"Clock started at {hhmm(started)}." in text(response)
+    page = text(response)
+    assert "Start the clock" not in page and "Pause" in page and "Call time" in page
+    assert re.search(r"Started by\s+boss", page)  # the clock log
+    assert ClockEvent.objects.get().by == director
+
+
+@pytest.mark.django_db
+def test_a_button_pressed_at_the_wrong_time_says_why(director_client, seated):
+    response = director_client.post(control_url(seated), {"action": "resume"}, follow=True)
+    assert "The clock has not been started" in text(response)
+    response = director_client.post(control_url(seated), {"action": "explode"}, follow=True)
+    assert "Unknown clock button." in text(response)
+    assert not ClockEvent.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_public_sees_the_clock_but_not_the_buttons(client, seated, director):
+    start_clock(seated, director)
+    page = text(client.get(f"/e/spring/{seated.number}/"))
+    assert "data-clock" in page and "Running" in page
+    assert 'id="clock-controls"' not in page and "Clock log" not in page
+
+
+@pytest.mark.django_db
+def test_only_directors_of_the_event_press_the_buttons(client, seated, table):
+    response = client.post(control_url(seated), {"action": "start"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+    keeper = get_user_model().objects.create_user("keeper")
+    table.scorekeepers.add(keeper)
+    client.force_login(keeper)
+    assert client.post(control_url(seated), {"action": "start"}).status_code == 403
+
+    other = make_director("other")
+    make_event(other, slug="elsewhere")
+    client.force_login(other)
+    assert client.post(control_url(seated), {"action": "start"}).status_code == 403
+    assert not ClockEvent.objects.exists()
+    assert fresh(seated).clock_started_at is None
+
+
+@pytest.mark.django_db
+def test_the_buttons_are_post_only(director_client, seated):
+    assert director_client.get(control_url(seated), {"action": "start"}).status_code == 405
+    assert fresh(seated).clock_started_at is None
+
+
+# -- score entry once time is called ----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_rounds_are_entered_while_the_clock_runs_or_is_paused(director_client, table, director):
+    start_clock(table.stage, director, timezone.now() - 57 * MIN)  # the last five minutes
+    assert director_client.post(entry_url(table), pips_form(table, [0, 1, 2, 3])).status_code == 302
+    pause_clock(table.stage, director)
+    assert director_client.post(entry_url(table), pips_form(table, [1, 0, 2, 3])).status_code == 302
+    assert Round.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_finish_rule_the_round_in_progress_may_still_be_entered(director_client, table, director):
+    play(table, 3)  # 12-12, 11-11, 10-10 before time
+    start_clock(table.stage, director, timezone.now() - 30 * MIN)
+    call_time(table.stage, director)
+    called = fresh(table.stage).time_called_at
+
+    page = text(director_client.get(entry_url(table)))
+    notice = (
+        f"Time was called at {hhmm(called)}; the round in progress (9-9) may still be "
+        "entered, no new round."
+    )
+    assert notice in page
+    assert "Round 9-9" in page and 'id="closed-reason"' not in page
+
+    response = director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]))
+    assert response.status_code == 302
+    assert [r.engine for r in table_sheet(table).rounds] == [12, 11, 10, 9]
+
+    refused = (
+        f"Time was called at {hhmm(called)} and the round that was in progress has been "
+        "entered: no new round starts, so no more rounds can be entered."
+    )
+    page = text(director_client.get(entry_url(table)))
+    assert 'id="closed-reason"' in page and refused in page
+    assert 'id="round-form"' not in page
+    response = director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
+    assert refused in text(response)
+    with pytest.raises(RoundRejected, match="no more rounds can be entered"):
+        record_round(table, a_round(table), director)
+    assert Round.objects.filter(table=table).count() == 4
+
+
+@pytest.mark.django_db
+def test_void_rule_no_round_is_entered_after_time(director_client, table, director):
+    event = table.stage.event
+    event.round_in_progress = "void"
+    event.save()
+    play(table, 3)
+    start_clock(table.stage, director, timezone.now() - 30 * MIN)
+    call_time(table.stage, director)
+    called = fresh(table.stage).time_called_at
+
+    refused = (
+        f"Time was called at {hhmm(called)}: under this event's rules the round in progress "
+        "does not count, so no more rounds can be entered."
+    )
+    page = text(director_client.get(entry_url(table)))
+    assert refused in page and 'id="round-form"' not in page
+    response = director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
+    assert refused in text(response)
+    with pytest.raises(RoundRejected, match="does not count"):
+        record_round(table, a_round(table), director)
+    assert Round.objects.filter(table=table).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_round_saved_by_another_desk_after_the_page_loaded_is_refused(table, director):
+    """The check is in record_round, the single write path, not only on the page."""
+    start_clock(table.stage, director)
+    call_time(table.stage, director)
+    record_round(table, a_round(table), director, engine=12)  # the round in progress
+    with pytest.raises(RoundRejected, match="Time was called"):
+        record_round(table, a_round(table), director, engine=11)
+
+
+@pytest.mark.django_db
+def test_only_rounds_entered_before_time_count_as_played_before_it(table, director):
+    play(table, 2)
+    start_clock(table.stage, director, timezone.now() - 30 * MIN)
+    call_time(table.stage, director, timezone.now() - 5 * MIN)
+    # round 2 was in fact entered after the moment time was called
+    Round.objects.filter(table=table, number=2).update(entered_at=timezone.now())
+    with pytest.raises(RoundRejected, match="round that was in progress has been entered"):
+        record_round(table, a_round(table), director)
+
+
+@pytest.mark.django_db
+def test_a_table_that_finished_all_engines_before_time_is_complete(
+    director_client, table, director
+):
+    event = table.stage.event
+    event.engines = [2, 1, 0]
+    event.save()
+    play(table, 3)
+    start_clock(table.stage, director, timezone.now() - 30 * MIN)
+    call_time(table.stage, director)
+    page = text(director_client.get(entry_url(table)))
+    assert "Every round of this table has been entered: the game is over." in page
+    data = json.loads(director_client.get(json_url(table.stage)).content)
+    assert data["finished_tables"] == [1] and data["table_count"] == 2
+
+
+@pytest.mark.django_db
+def test_the_clock_calls_time_by_itself_when_it_runs_out(director_client, table, director):
+    now = timezone.now()
+    play(table, 2)
+    Round.objects.filter(table=table).update(entered_at=now - 40 * MIN)
+    start_clock(table.stage, director, now - 61 * MIN)  # ran out a minute ago
+    ran_out = now - MIN
+
+    stage = fresh(table.stage)
+    assert stage.time_called_at is None  # nothing written: it is computed
+    data = json.loads(director_client.get(json_url(stage)).content)
+    assert (data["state"], data["remaining"]) == ("time_called", 0)
+    assert data["time_called_at"] == ran_out.isoformat()
+
+    notice = f"Time was called at {hhmm(ran_out)}; the round in progress (10-10) may still"
+    assert notice in text(director_client.get(entry_url(table)))
+    record_round(table, a_round(table), director)
+    with pytest.raises(RoundRejected, match="no more rounds can be entered"):
+        record_round(table, a_round(table), director)
+
+    response = director_client.post(control_url(stage), {"action": "call_time"}, follow=True)
+    assert "Time has already been called" in text(response)
+    page = text(director_client.get(f"/e/spring/{stage.number}/"))
+    assert "Time ran out: the clock called time by itself" in page
+
+
+# -- clock.json and the big screen ------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_clock_json_before_the_start(client, seated):
+    response = client.get(json_url(seated))
+    assert response["Content-Type"] == "application/json"
+    assert "no-cache" in response["Cache-Control"]
+    data = response.json()
+    assert data["state"] == "not_started" and data["timed"] is True
+    assert data["remaining"] == 3600 and data["elapsed"] == 0
+    assert data["last_minutes"] is False and data["time_called_at"] is None
+    server_time = datetime.fromisoformat(data["server_time"])
+    assert abs(server_time - timezone.now()) < 5 * MIN
+    assert data["finished_tables"] == [] and data["table_count"] == 2
+
+
+@pytest.mark.django_db
+def test_clock_json_counts_down_while_running(client, seated, director):
+    start_clock(seated, director, timezone.now() - 10 * MIN)
+    data = client.get(json_url(seated)).json()
+    assert data["state"] == "running" and data["label"] == "Running"
+    assert 3000 - 5 < data["remaining"] <= 3000
+
+
+@pytest.mark.django_db
+def test_clock_json_is_frozen_while_paused(client, seated, director):
+    t0 = timezone.now() - 30 * MIN
+    start_clock(seated, director, t0)
+    pause_clock(seated, director, t0 + 10 * MIN)
+    first = client.get(json_url(seated)).json()
+    second = client.get(json_url(seated)).json()
+    assert first["state"] == second["state"] == "paused"
+    assert first["remaining"] == second["remaining"] == 3000
+
+
+@pytest.mark.django_db
+def test_clock_json_of_an_unknown_stage_is_404(client, seated):
+    assert client.get("/e/spring/9/clock.json").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_big_screen_shows_event_stage_digits_and_state(client, seated, director):
+    start_clock(seated, director, timezone.now() - 10 * MIN)
+    response = client.get(big_url(seated))
+    page = text(response)
+    assert "Spring Games" in page and "Game 1" in page
+    assert 'data-state="running"' in page and "data-last" not in page
+    assert re.search(r'id="big-digits"[^>]*>(50:00|49:5\d)<', page)
+    assert "no-cache" in response["Cache-Control"]
+    config = page_config(response.content.decode())
+    assert config["url"] == json_url(seated)
+    assert config["clock"]["state"] == "running"
+    assert config["last_seconds"] == 300
+    assert config["labels"]["time_called"] == "Time called"
+
+
+@pytest.mark.django_db
+def test_the_big_screen_turns_in_the_last_five_minutes(client, seated, director):
+    start_clock(seated, director, timezone.now() - 56 * MIN)
+    page = text(client.get(big_url(seated)))
+    assert re.search(r'data-state="running"\s+data-last', page)
+    assert "Last five minutes" in page
+
+
+@pytest.mark.django_db
+def test_the_big_screen_at_time_called(client, seated, director):
+    start_clock(seated, director, timezone.now() - 30 * MIN)
+    call_time(seated, director)
+    called = fresh(seated).time_called_at
+    page = text(client.get(big_url(seated)))
+    assert 'data-state="time_called"' in page
+    assert re.search(r'id="big-digits"[^>]*>0:00<', page)
+    assert f"Time called at {hhmm(called)}" in page
+    assert "Finish the round in progress; no new round starts." in page
+
+
+@pytest.mark.django_db
+def test_the_big_screen_lists_the_tables_that_finished(client, seated):
+    event = seated.event
+    event.engines = [1, 0]
+    event.save()
+    play(Table.objects.get(stage=seated, number=2), 2)
+    page = text(client.get(big_url(seated)))
+    assert '<ul id="finished-tables" data-clock-finished><li>2</li></ul>' in page
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["clock/", "clock.json"])
+def test_the_room_pages_use_a_fixed_number_of_queries_whatever_the_size(client, path):
+    small, large = make_event(), make_event()
+    make_players(small, count=8)
+    make_players(large, count=60)
+    for event in (small, large):
+        stage = seat(event)
+        start_clock(stage, event.directors.get())
+        for table in Table.objects.filter(stage=stage):
+            play(table, 3)
+    assert count_queries(client, f"/e/{small.slug}/1/{path}") == count_queries(
+        client, f"/e/{large.slug}/1/{path}"
+    )
+
+
+# -- the clock on the entry pages and the event home ------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_entry_page_and_the_event_home_show_the_time_left(client, director_client, table):
+    start_clock(table.stage, table.stage.event.directors.get(), timezone.now() - 15 * MIN)
+    for page in (
+        text(director_client.get(entry_url(table))),
+        text(client.get("/e/spring/")),
+    ):
+        assert "Time left" in page and 'data-state="running"' in page
+        assert re.search(r"data-clock-digits[^>]*>(45:00|44:5\d)<", page)
+        assert "js/clock.js" in page
+        assert page_config(page)["url"] == json_url(table.stage)
+
+
+@pytest.mark.django_db
+def test_the_event_home_shows_a_clock_only_for_seated_open_stages(client, seated):
+    page = text(client.get("/e/spring/"))
+    assert page.count("data-clock ") == 1  # Game 1; the Final is not seated yet
+
+
+@pytest.mark.django_db
+def test_names_in_the_page_are_escaped(client, seated):
+    Stage.objects.filter(pk=seated.pk).update(name="<b>Game 1</b>")
+    page = client.get(big_url(seated)).content.decode()
+    assert "<b>Game 1</b>" not in page and "&lt;b&gt;Game 1&lt;/b&gt;" in page
+
+
+# -- untimed stages work as before ------------------------------------------------------------
+
+
+@pytest.fixture
+def untimed(db):
+    director = make_director("boss")
+    event = make_event(director, name="Club Night", slug="club", game_minutes=None)
+    make_players(event, count=4)
+    return seat(event)
+
+
+@pytest.mark.django_db
+def test_an_untimed_stage_shows_no_clock_and_enters_every_round(client, untimed):
+    client.force_login(untimed.event.directors.get())
+    table = Table.objects.get(stage=untimed, number=1)
+    page = text(client.get(entry_url(table)))
+    assert "data-clock" not in page and "Time left" not in page
+    play(table, 13)
+    assert table_sheet(table).all_engines_played
+    data = client.get(json_url(untimed)).json()
+    assert (data["state"], data["timed"], data["remaining"]) == ("not_started", False, None)
+    assert data["finished_tables"] == [1]
+
+
+@pytest.mark.django_db
+def test_an_untimed_clock_counts_up_and_time_can_still_be_called(client, untimed):
+    director = untimed.event.directors.get()
+    start_clock(untimed, director, timezone.now() - 20 * MIN)
+    data = client.get(json_url(untimed)).json()
+    assert data["state"] == "untimed" and data["remaining"] is None
+    assert 1200 <= data["elapsed"] < 1205
+    page = text(client.get(big_url(untimed)))
+    assert "Time played" in page and re.search(r'id="big-digits"[^>]*>20:0\d<', page)
+
+    call_time(untimed, director)
+    table = Table.objects.get(stage=untimed, number=1)
+    record_round(table, a_round(table), director)  # the round in progress
+    with pytest.raises(RoundRejected, match="no more rounds can be entered"):
+        record_round(table, a_round(table), director)
