@@ -175,8 +175,9 @@ def _playoff_name(owed: PlayoffOwed) -> str:
     if owed.table is not None:
         name = f"Playoff: {owed.table.stage.name}, table {owed.table.number}"
     else:
-        medals = " and ".join(m.capitalize() if i == 0 else m for i, m in
-                              enumerate(owed.owed.at_stake))
+        medals = " and ".join(
+            m.capitalize() if i == 0 else m for i, m in enumerate(owed.owed.at_stake)
+        )
         name = f"{medals} playoff"
     if owed.division:
         name += f" ({owed.division})"
@@ -195,14 +196,16 @@ def sync_playoffs(event: Event) -> list[Stage]:
     results = load_results(event)
     created = []
     for owed in results.owed:
-        match = {"division": owed.division, "medal": owed.medal,
-                 "playoff_table": owed.table}
+        match = {"division": owed.division, "medal": owed.medal, "playoff_table": owed.table}
         existing = list(event.stages.filter(kind=StageKind.PLAYOFF, **match).order_by("number"))
         if len(existing) >= owed.owed.round_number:
             continue
         stage = Stage.objects.create(
-            event=event, number=_next_number(event), name=_playoff_name(owed),
-            kind=StageKind.PLAYOFF, **match,
+            event=event,
+            number=_next_number(event),
+            name=_playoff_name(owed),
+            kind=StageKind.PLAYOFF,
+            **match,
         )
         table = Table.objects.create(stage=stage, number=1)
         Seat.objects.bulk_create(
@@ -227,9 +230,7 @@ def _entrants(results: EventResults, before: Stage) -> dict[str, list[Player]]:
             raise AdvanceError(f"{stage.name} is not closed yet.")
         if results.owed_for(stage):
             raise AdvanceError(f"{stage.name} has playoffs to score before anyone advances.")
-        entrants[division] = [
-            p for p in results.advancing(stage) if p.division == division
-        ]
+        entrants[division] = [p for p in results.advancing(stage) if p.division == division]
     return entrants
 
 
@@ -241,9 +242,13 @@ def next_stage_plan(event: Event, results: EventResults | None = None):
     """
     results = results or load_results(event)
     target = next(
-        (s for s in sorted(results.sheets, key=lambda s: s.number)
-         if s.kind in (StageKind.SEMIFINAL, StageKind.FINAL) and not results.sheets[s]
-         and not s.closed),
+        (
+            s
+            for s in sorted(results.sheets, key=lambda s: s.number)
+            if s.kind in (StageKind.SEMIFINAL, StageKind.FINAL)
+            and not results.sheets[s]
+            and not s.closed
+        ),
         None,
     )
     if target is None:
@@ -267,17 +272,15 @@ def seat_next_stage(event: Event, rng=None) -> Stage:
         event.stages.filter(number__gte=target.number).order_by("-number").update(
             number=F("number") + 1000
         )
-        event.stages.filter(number__gte=target.number + 1000).update(
-            number=F("number") - 999
-        )
+        event.stages.filter(number__gte=target.number + 1000).update(number=F("number") - 999)
         target = Stage.objects.create(
             event=event, number=target.number, name="Semifinal", kind=StageKind.SEMIFINAL
         )
     previous = {
         seat.player_id: seat.table_id
-        for seat in Seat.objects.filter(
-            stage__event=event, player__in=players
-        ).exclude(stage__kind=StageKind.PLAYOFF)
+        for seat in Seat.objects.filter(stage__event=event, player__in=players).exclude(
+            stage__kind=StageKind.PLAYOFF
+        )
     }
     try:
         seat_stage(target, players, keep_apart={p: previous.get(p.pk) for p in players}, rng=rng)
@@ -316,3 +319,51 @@ def settle_playoff(stage: Stage) -> list[Stage]:
     Stage.objects.filter(pk=stage.pk).update(closed=True)
     stage.closed = True
     return sync_playoffs(stage.event)
+
+
+# -- corrections after a stage is closed ---------------------------------------------------------
+
+
+def _outcomes(results: EventResults) -> dict[str, str]:
+    """What a correction can change, as sentences keyed by what they are about."""
+    players = results.players
+    out = {}
+    for stage in results.sheets:
+        if stage.closed and stage.kind in ADVANCING_KINDS:
+            advancing = sorted(p.name for p in results.advancing(stage))
+            out[f"advance:{stage.pk}"] = f"{stage.name}: {', '.join(advancing) or 'nobody'} advance"
+    for division in results.medals:
+        suffix = f" ({division.division})" if division.division else ""
+        for award in division.result.medals:
+            if award.pending:
+                who = "playoff pending between " + ", ".join(
+                    players[pk].name for pk in award.between
+                )
+            elif award.none:
+                who = "not awarded"
+            else:
+                who = ", ".join(players[pk].name for pk in award.players)
+            out[f"medal:{division.division}:{award.medal}"] = (
+                f"{award.medal.capitalize()}{suffix}: {who}"
+            )
+    return out
+
+
+def correction_effects(round_, pips: dict[int, int]) -> list[tuple[str, str]]:
+    """(before, after) for every advancement or medal that correcting ``round_`` would change."""
+    event = round_.table.stage.event
+    sheets = event_sheets(event)
+    before = _outcomes(compute_results(event, sheets))
+    corrected = {
+        stage: [
+            s.with_round(round_.number, pips) if s.table.pk == round_.table_id else s
+            for s in stage_sheets
+        ]
+        for stage, stage_sheets in sheets.items()
+    }
+    after = _outcomes(compute_results(event, corrected))
+    return [
+        (before.get(key, "—"), after.get(key, "—"))
+        for key in sorted(set(before) | set(after))
+        if before.get(key) != after.get(key)
+    ]

@@ -8,11 +8,28 @@ class RoundForm(forms.Form):
     """One pip count per seated player, checked as a whole round (PRODUCT.md §4)."""
 
     def __init__(
-        self, *args, players, rules, engine, correction=False, initial_pips=None, **kwargs
+        self,
+        *args,
+        players,
+        rules,
+        engine,
+        correction=False,
+        choose_engine=False,
+        initial_pips=None,
+        **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.players, self.rules, self.engine = players, rules, engine
-        bound = rules.max_pips(engine)
+        if choose_engine:
+            # A playoff's one round: the director picks the engine (default the highest).
+            self.fields["engine"] = forms.TypedChoiceField(
+                label=_("Engine"),
+                coerce=int,
+                initial=engine,
+                choices=[(e, f"{e}-{e}") for e in range(rules.set, -1, -1)],
+            )
+        # With a choice of engine, the exact bound is checked in clean() once it is known.
+        bound = rules.max_pips(0 if choose_engine else engine)
         for p in players:
             self.fields[self.key(p)] = forms.IntegerField(
                 label=p.name,
@@ -41,6 +58,7 @@ class RoundForm(forms.Form):
         if self.errors:
             return data
         pips = {p.pk: data[self.key(p)] for p in self.players}
+        self.engine = data.get("engine", self.engine)
         errors = round_errors(self.rules, self.engine, pips)
         by_pk = {p.pk: p for p in self.players}
         for pk, messages in errors.fields.items():

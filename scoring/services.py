@@ -107,4 +107,9 @@ def correct_round(round: Round, pips: dict[int, object], user, reason: str) -> l
             score.pips = new
             score.save(update_fields=["pips"])
     ScoreChange.objects.bulk_create(changes)
+    stage = round.table.stage
+    if changes and (stage.closed or stage.kind == "playoff"):
+        from scoring.advancement import sync_playoffs
+
+        sync_playoffs(stage.event)  # a corrected tie may call for a playoff
     return changes

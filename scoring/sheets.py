@@ -59,6 +59,12 @@ class TableSheet:
     def all_engines_played(self) -> bool:
         return self.next_engine is None
 
+    def with_round(self, number: int, pips: dict[int, int]) -> TableSheet:
+        """This sheet as it would be with round ``number``'s pips replaced (a correction)."""
+        rounds = {r.number: (r.engine, dict(r.pips)) for r in self.rounds}
+        rounds[number] = (rounds[number][0], dict(pips))
+        return _build_sheet(self.table, self.rules, self.players, rounds, self.infractions)
+
     def columns(self):
         """Players with their total and place, in seat order, for templates."""
         totals, table_places = self.totals, self.places

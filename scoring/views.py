@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 from django_tables2 import RequestConfig
 
+from scoring.advancement import correction_effects
 from scoring.forms import RoundForm
 from scoring.infraction_views import sheet_infractions
 from scoring.models import Round
@@ -83,6 +84,7 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             players=self.sheet.players,
             rules=self.sheet.rules,
             engine=self.sheet.next_engine,
+            choose_engine=self.sheet.is_playoff,
             **self.get_form_kwargs(),
         )
 
@@ -139,6 +141,12 @@ class CorrectRoundView(DirectorRequiredMixin, TableMixin, FormView):
         return ctx
 
     def form_valid(self, form):
+        if self.stage.closed and not self.request.POST.get("confirm"):
+            # A closed stage's results are published: show what the correction changes first.
+            effects = correction_effects(self.get_round(), form.cleaned_data["pips"])
+            return self.render_to_response(
+                self.get_context_data(form=form, effects=effects, confirming=True)
+            )
         try:
             changes = correct_round(
                 self.get_round(),

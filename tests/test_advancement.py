@@ -234,3 +234,48 @@ def test_closing_is_for_the_events_directors(client, game1):
     assert client.post(advance_url(game1), {"action": "close"}).status_code == 403
     game1.refresh_from_db()
     assert not game1.closed and not Round.objects.exists()
+
+
+def test_a_playoff_round_is_entered_on_its_page_with_a_chosen_engine(director_client, final):
+    play_totals(final.tables.get(), dict(Ann=5, Bo=5, Cy=20, Di=20, Ed=40))
+    close(director_client, final)
+    playoff = Stage.objects.get(event=final.event, kind=StageKind.PLAYOFF)
+    url = f"/director/e/{final.event.slug}/{playoff.number}/table/1/enter/"
+    page = director_client.get(url).content.decode()
+    assert "Playoff: one round, lowest pips wins" in page and 'value="12" selected' in page
+    cy, di = sorted(table_sheet(playoff.tables.get()).players, key=lambda p: p.name)
+    response = director_client.post(url, {"engine": 6, f"p{cy.pk}": 0, f"p{di.pk}": 1081})
+    assert "1081 is more than the 1080 pips that can be left." in response.content.decode()
+    assert not Round.objects.filter(table__stage=playoff).exists()
+    director_client.post(url, {"engine": 6, f"p{cy.pk}": 0, f"p{di.pk}": 1080})
+    assert Round.objects.get(table__stage=playoff).engine == 6
+    assert medals(final.event)["bronze"] == ["Cy"]
+    page = director_client.get(url).content.decode()
+    assert "This stage is closed." in page
+
+
+def test_correcting_a_closed_stage_shows_what_changes_and_needs_confirmation(
+    director_client, game1
+):
+    from scoring.models import ScoreChange
+
+    t1, t2 = Table.objects.filter(stage=game1)
+    a = play_totals(t1, [3, 10, 20, 30])
+    play_totals(t2, [40, 12, 20, 30])
+    close(director_client, game1)
+    url = f"/director/e/{game1.event.slug}/1/table/{t1.number}/round/2/correct/"
+    second = {p.pk: pips for p, pips in zip(a, [3, 9, 19, 29], strict=True)}
+    second[a[1].pk] = 1  # Bo's 10 becomes 2: Bo now wins the table, not Ann
+    form = {f"p{pk}": v for pk, v in second.items()} | {"reason": "Misread the sheet"}
+    response = director_client.post(url, form)
+    page = response.content.decode()
+    assert "Game 1 is closed. This correction changes:" in page and "Confirm the correction" in page
+    [(before, after)] = response.context["effects"]
+    assert a[0].name in before and a[1].name not in before
+    assert a[1].name in after and a[0].name not in after
+    assert not ScoreChange.objects.exists()
+    director_client.post(url, form | {"confirm": "1"})
+    change = ScoreChange.objects.get()
+    assert (change.old_pips, change.new_pips, change.reason) == (9, 1, "Misread the sheet")
+    advancing = load_results(game1.event).advancing(Stage.objects.get(pk=game1.pk))
+    assert a[1] in advancing and a[0] not in advancing
