@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from django.test import Client
 
@@ -31,3 +33,36 @@ def seated(event):
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per browser-test module, driven by Playwright (tests/browser.py).
+
+    Module scope, not session: Playwright's sync API keeps an asyncio loop running in the main
+    thread while it is started, which would break async_to_sync/asyncio.run in every test
+    collected after the module, and hide Django's async-safety check from them too.
+    """
+    from playwright.sync_api import sync_playwright
+
+    from tests import browser as b
+
+    missing = b.chromium_missing()
+    if missing:
+        if os.environ.get("BROWSER_TESTS") == "required":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    # The ORM calls the tests make (factories, checks) are sync, though a loop is running.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    chromium = b.launch(playwright)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous

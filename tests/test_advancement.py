@@ -279,3 +279,23 @@ def test_correcting_a_closed_stage_shows_what_changes_and_needs_confirmation(
     assert (change.old_pips, change.new_pips, change.reason) == (9, 1, "Misread the sheet")
     advancing = load_results(game1.event).advancing(Stage.objects.get(pk=game1.pk))
     assert a[1] in advancing and a[0] not in advancing
+
+
+@pytest.mark.parametrize("page", ["bracket", "results"])
+def test_bracket_and_results_use_a_fixed_number_of_queries(client, director, page):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for size in (8, 40):
+        event = short_event(director)
+        make_players(event, count=size)
+        game1 = seat(event)
+        for t in Table.objects.filter(stage=game1):
+            play_totals(t, [3, 10, 20, 30, 40][: t.seats.count()])
+        game1.closed = True
+        game1.save()
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/e/{event.slug}/{page}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

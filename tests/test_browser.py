@@ -4,11 +4,10 @@ Drives Debian's Chromium through Playwright against pytest-django's live server;
 tests/browser.py. Run only these with ``pytest -m browser``.
 """
 
-import os
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from scoring.models import Round, Score
 from scoring.services import record_round
@@ -19,36 +18,6 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Long-pass-phrase-42"
 ENTER = "/director/e/spring/1/table/1/enter/"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for all the browser tests; each test opens its own contexts.
-
-    Module scope, not session: Playwright's sync API keeps an asyncio loop running in the main
-    thread while it is started, which would break async_to_sync/asyncio.run in every test
-    collected after this module, and hide Django's async-safety check from them too.
-    """
-    missing = b.chromium_missing()
-    if missing:
-        if os.environ.get("BROWSER_TESTS") == "required":
-            pytest.fail(missing)
-        pytest.skip(missing)
-    # Playwright's sync API keeps an event loop running in this thread, so Django would refuse
-    # the ORM calls made here (factories, checks) as "async unsafe"; they are in fact sync.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    playwright = sync_playwright().start()
-    chromium = b.launch(playwright)
-    try:
-        yield chromium
-    finally:
-        chromium.close()
-        playwright.stop()
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

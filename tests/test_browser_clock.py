@@ -5,13 +5,12 @@ Drives Debian's Chromium through Playwright against pytest-django's live server;
 tests/browser.py. Run only the browser tests with ``pytest -m browser``.
 """
 
-import os
 import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
@@ -24,29 +23,6 @@ PASSWORD = "a-Long-pass-phrase-42"
 BIG = "/e/spring/1/clock/"
 SCREEN = {"viewport": {"width": 1280, "height": 720}}  # a projector or a television
 RED, AMBER = "rgb(179, 0, 27)", "rgb(255, 193, 7)"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for the module (see tests/test_browser.py for why module scope)."""
-    missing = b.chromium_missing()
-    if missing:
-        if os.environ.get("BROWSER_TESTS") == "required":
-            pytest.fail(missing)
-        pytest.skip(missing)
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's loop; the ORM calls are sync
-    playwright = sync_playwright().start()
-    chromium = b.launch(playwright)
-    try:
-        yield chromium
-    finally:
-        chromium.close()
-        playwright.stop()
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

@@ -5,11 +5,10 @@ Drives Debian's Chromium through Playwright against pytest-django's live server;
 tests/browser.py. Run only these with ``pytest -m browser``.
 """
 
-import os
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from scoring.models import Infraction
 from tests import browser as b
@@ -19,31 +18,6 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Long-pass-phrase-42"
 TABLE = "/e/spring/1/table/1/"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One Chromium for this module (see tests/test_browser.py for why not the session)."""
-    missing = b.chromium_missing()
-    if missing:
-        if os.environ.get("BROWSER_TESTS") == "required":
-            pytest.fail(missing)
-        pytest.skip(missing)
-    # Playwright's sync API keeps an event loop running in this thread; the ORM calls made
-    # here (factories, checks) are in fact sync.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    playwright = sync_playwright().start()
-    chromium = b.launch(playwright)
-    try:
-        yield chromium
-    finally:
-        chromium.close()
-        playwright.stop()
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture
