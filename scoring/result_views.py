@@ -41,7 +41,8 @@ def bracket(results):
             places = sheet.places
             rows = [
                 {
-                    "player": p, "total": sheet.totals.get(p.pk, 0),
+                    "player": p,
+                    "total": sheet.totals.get(p.pk, 0),
                     "place": places.get(p.pk) if sheet.rounds else None,
                     "advanced": adv is not None and p.pk in adv.advancing,
                     "medal": medal_of.get(p.pk) if stage.kind == StageKind.FINAL else None,
@@ -60,13 +61,16 @@ def medal_rows(results):
     rows = []
     for division in results.medals:
         for award in division.result.medals:
-            rows.append({
-                "division": division.division, "medal": award.medal,
-                "players": [players[pk] for pk in award.players],
-                "pending": award.pending,
-                "between": [players[pk] for pk in award.between],
-                "none": award.none,
-            })
+            rows.append(
+                {
+                    "division": division.division,
+                    "medal": award.medal,
+                    "players": [players[pk] for pk in award.players],
+                    "pending": award.pending,
+                    "between": [players[pk] for pk in award.between],
+                    "none": award.none,
+                }
+            )
     return rows
 
 
@@ -82,8 +86,17 @@ class ResultsView(ResultsMixin, TemplateView):
         from scoring.sheets import stage_standings
 
         results = ctx["results"]
+        medal_of = results.medal_of()
+        pending = {pk for o in results.owed if o.table is None for pk in o.owed.players}
+        outcome = {
+            pk: _("playoff pending") if pk in pending else medal_of.get(pk, "").capitalize()
+            for pk in results.players
+        }
         ctx["stage_standings"] = [
-            (stage, stage_standings(stage, sheets))
+            (
+                stage,
+                [(row, outcome.get(row.player.pk, "")) for row in stage_standings(stage, sheets)],
+            )
             for stage, sheets in sorted(
                 results.sheets.items(), key=lambda kv: (kv[0].kind != StageKind.FINAL, kv[0].number)
             )
