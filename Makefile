@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test lint bench install install-dev clean
+.PHONY: run test lint bench install install-dev chromium clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6)."; exit 1; }
@@ -29,7 +29,13 @@ run: install
 	$(BIN)/python manage.py setup_site
 	$(BIN)/python manage.py runserver $(HOST)
 
-test: install-dev
+# The browser tests drive Debian's Chromium (never a downloaded browser).
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	  else echo "Browser tests need Chromium: sudo apt-get install chromium"; fi; }
+
+test: install-dev chromium
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
