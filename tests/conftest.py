@@ -66,3 +66,20 @@ def browser():
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def pages(browser):
+    """Open pages in fresh contexts (nobody logged in); closed after the test."""
+    from tests import browser as b
+
+    opened = []
+
+    def open_page(**context_options):
+        page = b.new_page(browser, **context_options)
+        opened.append(page.context)
+        return page
+
+    yield open_page
+    for context in opened:
+        context.close()

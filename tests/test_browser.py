@@ -36,21 +36,6 @@ def site(browser, live_server, transactional_db):
     }
 
 
-@pytest.fixture
-def pages(browser):
-    """Open pages in fresh contexts; closed after the test."""
-    opened = []
-
-    def open_page(**context_options):
-        page = b.new_page(browser, **context_options)
-        opened.append(page.context)
-        return page
-
-    yield open_page
-    for context in opened:
-        context.close()
-
-
 def seated(table):
     return [s.player for s in table.seats.select_related("player").order_by("position")]
 
@@ -79,8 +64,9 @@ def standings_rows(page):
 def test_director_saves_a_round_and_the_public_standings_show_it(site, pages):
     table1, table2 = site["table1"], site["table2"]
     # Table 2 played a blocked round (nobody at 0), so table 1's domino is the sole leader.
-    record_round(table2, {p.pk: 5 * (i + 1) for i, p in enumerate(seated(table2))},
-                 site["director"])
+    record_round(
+        table2, {p.pk: 5 * (i + 1) for i, p in enumerate(seated(table2))}, site["director"]
+    )
     players = seated(table1)
     pips = dict(zip(players, [0, 25, 9, 41, 17][: len(players)], strict=True))
 
@@ -94,9 +80,7 @@ def test_director_saves_a_round_and_the_public_standings_show_it(site, pages):
     expect(page.get_by_role("heading", name="Round 11-11")).to_be_visible()
     saved = Round.objects.get(table=table1)
     assert (saved.engine, saved.entered_by) == (12, site["director"])
-    assert {s.player_id: s.pips for s in saved.scores.all()} == {
-        p.pk: v for p, v in pips.items()
-    }
+    assert {s.player_id: s.pips for s in saved.scores.all()} == {p.pk: v for p, v in pips.items()}
 
     public = pages()  # a new context: nobody logged in
     public.goto(site["url"] + "/e/spring/1/")
@@ -118,10 +102,15 @@ def test_director_saves_a_round_and_the_public_standings_show_it(site, pages):
 @pytest.mark.parametrize(
     "wrong, message, at_field",
     [
-        pytest.param({0: 2000}, "1068 is the most pips that can be left.", True,
-                     id="above-the-bound"),
-        pytest.param({0: 0, 1: 0}, "2 players have 0: at most one player dominoes in a round.",
-                     False, id="two-zeros"),
+        pytest.param(
+            {0: 2000}, "1068 is the most pips that can be left.", True, id="above-the-bound"
+        ),
+        pytest.param(
+            {0: 0, 1: 0},
+            "2 players have 0: at most one player dominoes in a round.",
+            False,
+            id="two-zeros",
+        ),
     ],
 )
 def test_a_wrong_round_is_explained_and_nothing_is_saved(site, pages, wrong, message, at_field):

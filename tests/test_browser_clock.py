@@ -34,20 +34,6 @@ def site(browser, live_server, transactional_db):
     return {"url": live_server.url, "director": director, "stage": seat(event)}
 
 
-@pytest.fixture
-def pages(browser):
-    opened = []
-
-    def open_page(**context_options):
-        page = b.new_page(browser, **context_options)
-        opened.append(page.context)
-        return page
-
-    yield open_page
-    for context in opened:
-        context.close()
-
-
 def big_screen(site, pages, fake_timers=False):
     page = pages(**SCREEN)
     if fake_timers:
