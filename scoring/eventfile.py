@@ -1,0 +1,1535 @@
+"""The event file (formats/event-file.md): a whole event as one JSON file, out and back in.
+
+``export_event`` reads an event into the file's shape (``dumps`` writes it the one stable way),
+``import_event`` creates a new event from a file, all or nothing: a validation pass names every
+error by its place in the file (``stages[0].tables[2].rounds[3].pips.p4: ...``), then one
+transaction writes the rows in bulk.
+
+No rule of the game is written here: the rule set is checked by ``RuleSet.problems``, each round
+by ``round_errors``, an infraction's round by the infraction service's check, the clock by
+``Clock``, and playoffs by computing the results the way the site does (``compute_results``).
+This module only reads, locates and writes.
+
+What the site keeps beyond the format goes under ``extra`` keys, as the format allows:
+
+- ``event.extra``: ``paper_size``; ``event.rules.extra``: ``table_size`` (the usual one);
+- ``players[].extra``: ``club`` (when set) and ``checked_in``;
+- ``stages[].extra``: ``division`` (a playoff's), ``table`` (the table whose tie an advancement
+  playoff settles: ``{"stage": <index in stages>, "table": <number>}``), ``clock`` (started,
+  paused, paused total in seconds, time called) and ``clock_events`` (the buttons pressed);
+- ``rounds[].extra``: ``entered_at`` and ``changes`` (the score audit trail);
+- ``infractions[].extra``: ``logged_at``, and when changed by a director ``original_action``,
+  ``reason`` and ``changed_at``.
+
+Who did what (users) is not in the file: users belong to a site, not to an event.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model
+from django.utils import timezone
+
+from scoring.advancement import compute_results
+from scoring.infractions import _engine_error
+from scoring.models import (
+    Infraction,
+    InfractionAction,
+    InfractionKind,
+    Round,
+    Score,
+    ScoreChange,
+)
+from scoring.sheets import SheetRound, TableSheet, event_sheets
+from tournament.clock import Clock
+from tournament.models import (
+    AdvancementTie,
+    ClockAction,
+    ClockEvent,
+    Event,
+    InfractionPenalty,
+    Medal,
+    MedalTie,
+    PaperSize,
+    Player,
+    RoundInProgress,
+    Seat,
+    Stage,
+    StageKind,
+    Table,
+)
+from tournament.rules import (
+    SETS,
+    RuleSet,
+    round_errors,
+    rounds_allowed_after_time,
+    running_totals,
+)
+from tournament.services import unique_slug
+
+FORMAT = "mexican-train-event"
+VERSION = 1
+SMALL_MAX = 32767  # the largest PositiveSmallIntegerField value (table numbers, minutes)
+ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
+
+
+def _max_length(model: type[Model], name: str) -> int:
+    return model._meta.get_field(name).max_length
+
+
+class EventFileError(ValueError):
+    """The file was not imported; ``errors`` names every error by its place in the file.
+
+    ``located`` holds the same errors as (place, message) pairs, for pages that show them apart.
+    """
+
+    def __init__(self, errors: list[str], located: list[tuple[str, str]] | None = None):
+        self.errors = list(errors)
+        self.located = located if located is not None else [(e, "") for e in errors]
+        count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+        super().__init__(f"The event file has {count}:\n" + "\n".join(self.errors))
+
+    @classmethod
+    def at(cls, located: list[tuple[str, str]]) -> EventFileError:
+        return cls([f"{where}: {message}" for where, message in located], located)
+
+
+# -- export ---------------------------------------------------------------------------------------
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """The file's text, always the same for the same event: keys in the documented order."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _moment(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).isoformat()
+
+
+def player_ids(players: Iterable[Player]) -> dict[int, str]:
+    """Each player's id in the file: their ``ref``, else ``p<pk>`` (made unique if a ref took it).
+
+    Import stores the id as the player's ref, so a file read back gives the same ids.
+    """
+    players = list(players)
+    taken = {p.ref for p in players if p.ref}
+    ids = {}
+    for p in players:
+        if p.ref:
+            ids[p.pk] = p.ref
+            continue
+        candidate, n = f"p{p.pk}", 2
+        while candidate in taken:
+            candidate, n = f"p{p.pk}-{n}", n + 1
+        taken.add(candidate)
+        ids[p.pk] = candidate
+    return ids
+
+
+def export_event(event: Event) -> dict[str, Any]:
+    """The whole event in the event file's shape, ``results`` computed as the site shows them."""
+    sheets = event_sheets(event)
+    results = compute_results(event, sheets)
+    players = list(event.players.order_by("pk"))
+    ids = player_ids(players)
+    stages = sorted(sheets, key=lambda s: s.number)
+    table_refs = {
+        sheet.table.pk: {"stage": index, "table": sheet.table.number}
+        for index, stage in enumerate(stages)
+        for sheet in sheets[stage]
+    }
+    entered: dict[tuple[int, int], datetime] = {
+        (table_id, number): at
+        for table_id, number, at in Round.objects.filter(table__stage__event=event).values_list(
+            "table_id", "number", "entered_at"
+        )
+    }
+    changes: dict[tuple[int, int], list[dict]] = {}
+    for change in (
+        ScoreChange.objects.filter(round__table__stage__event=event)
+        .select_related("round")
+        .order_by("changed_at", "pk")
+    ):
+        changes.setdefault((change.round.table_id, change.round.number), []).append(
+            {
+                "player": ids[change.player_id],
+                "old_pips": change.old_pips,
+                "new_pips": change.new_pips,
+                "reason": change.reason,
+                "changed_at": _moment(change.changed_at),
+            }
+        )
+    clock_events: dict[int, list[dict]] = {}
+    for e in ClockEvent.objects.filter(stage__event=event).order_by("at", "pk"):
+        clock_events.setdefault(e.stage_id, []).append({"action": e.action, "at": _moment(e.at)})
+
+    def export_round(table: Table, r: SheetRound, seated: list[int]) -> dict:
+        order = seated + [pk for pk in r.pips if pk not in seated]
+        extra: dict[str, Any] = {"entered_at": _moment(entered.get((table.pk, r.number)))}
+        if (table.pk, r.number) in changes:
+            extra["changes"] = changes[table.pk, r.number]
+        return {
+            "engine": r.engine,
+            "pips": {ids[pk]: r.pips[pk] for pk in order if pk in r.pips},
+            "extra": extra,
+        }
+
+    def export_infraction(i: Infraction) -> dict:
+        extra: dict[str, Any] = {"logged_at": _moment(i.logged_at)}
+        if i.original_action != i.action:
+            extra["original_action"] = i.original_action
+        if i.change_reason:
+            extra["reason"] = i.change_reason
+        if i.changed_at is not None:
+            extra["changed_at"] = _moment(i.changed_at)
+        return {
+            "player": ids[i.player_id],
+            "engine": i.engine,
+            "kind": i.kind,
+            "action": i.action,
+            "note": i.note,
+            "extra": extra,
+        }
+
+    def export_table(sheet: TableSheet) -> dict:
+        seated = [p.pk for p in sheet.players]
+        return {
+            "number": sheet.table.number,
+            "players": [ids[pk] for pk in seated],
+            "rounds": [export_round(sheet.table, r, seated) for r in sheet.rounds],
+            "infractions": [export_infraction(i) for i in sheet.infractions],
+        }
+
+    def export_stage(stage: Stage) -> dict:
+        out: dict[str, Any] = {"name": stage.name, "kind": stage.kind}
+        if stage.medal:
+            out["medal"] = stage.medal
+        out["closed"] = stage.closed
+        out["tables"] = [export_table(sheet) for sheet in sheets[stage]]
+        extra: dict[str, Any] = {}
+        if stage.division:
+            extra["division"] = stage.division
+        if stage.playoff_table_id is not None:
+            extra["table"] = table_refs[stage.playoff_table_id]
+        clock = {
+            "started_at": _moment(stage.clock_started_at),
+            "paused_at": _moment(stage.clock_paused_at),
+            "paused_total": (
+                None
+                if stage.clock_paused_total is None
+                else stage.clock_paused_total.total_seconds()
+            ),
+            "time_called_at": _moment(stage.time_called_at),
+        }
+        if any(v is not None for v in clock.values()):
+            extra["clock"] = clock
+        if stage.pk in clock_events:
+            extra["clock_events"] = clock_events[stage.pk]
+        if extra:
+            out["extra"] = extra
+        return out
+
+    with_divisions = any(p.division for p in players)
+    medals = []
+    for division in results.medals:
+        for award in division.result.medals:
+            entry = award.as_dict()
+            entry["players"] = [ids[pk] for pk in entry["players"]]
+            if "between" in entry:
+                entry["between"] = [ids[pk] for pk in entry["between"]]
+            if with_divisions:
+                entry = {"division": division.division or None, **entry}
+            medals.append(entry)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "event": {
+            "name": event.name,
+            "date": event.date.isoformat(),
+            "venue": event.venue,
+            "rules": {
+                "set": event.set_size,
+                "engines": list(event.engines),
+                "tiles_drawn": {
+                    str(size): drawn
+                    for size, drawn in sorted(((int(k), v) for k, v in event.tiles_drawn.items()))
+                },
+                "game_minutes": event.game_minutes,
+                "round_in_progress": event.round_in_progress,
+                "double_blank_points": event.double_blank_points,
+                "advancement_tie": event.advancement_tie,
+                "medal_tie": event.medal_tie,
+                "infraction_penalty": event.infraction_penalty,
+                "extra": {"table_size": event.table_size},
+            },
+            "extra": {"paper_size": event.paper_size},
+        },
+        "players": [
+            {
+                "id": ids[p.pk],
+                "name": p.name,
+                "division": p.division or None,
+                "extra": {**({"club": p.club} if p.club else {}), "checked_in": p.checked_in},
+            }
+            for p in players
+        ],
+        "stages": [export_stage(stage) for stage in stages],
+        "results": {
+            "advanced": {
+                stage.name: [ids[p.pk] for p in results.advancing(stage)]
+                for stage in stages
+                if stage.closed and stage.kind in ADVANCING_KINDS
+            },
+            "medals": medals,
+        },
+    }
+
+
+# -- import: what a valid file says, as plain values ---------------------------------------
+
+
+@dataclass
+class _Change:
+    player: str
+    old_pips: int
+    new_pips: int
+    reason: str
+    changed_at: datetime | None
+
+
+@dataclass
+class _Round:
+    engine: int
+    pips: dict[str, int]
+    entered_at: datetime | None = None
+    changes: list[_Change] = field(default_factory=list)
+
+
+@dataclass
+class _Infraction:
+    player: str
+    engine: int
+    kind: str
+    action: str
+    note: str
+    original_action: str
+    reason: str = ""
+    logged_at: datetime | None = None
+    changed_at: datetime | None = None
+
+
+@dataclass
+class _Table:
+    number: int
+    players: list[str]
+    rounds: list[_Round] = field(default_factory=list)
+    infractions: list[_Infraction] = field(default_factory=list)
+
+
+@dataclass
+class _Stage:
+    name: str
+    kind: str
+    closed: bool
+    medal: str = ""
+    division: str | None = None  # None: not given, derived from the players
+    table_ref: tuple[int, int] | None = None  # (stage index, table number)
+    clock: dict[str, Any] = field(default_factory=dict)
+    clock_events: list[tuple[str, datetime]] = field(default_factory=list)
+    tables: list[_Table] = field(default_factory=list)
+
+
+@dataclass
+class _Player:
+    id: str
+    name: str
+    division: str
+    club: str = ""
+    checked_in: bool = False
+
+
+@dataclass
+class _Plan:
+    event: dict[str, Any]
+    players: list[_Player]
+    stages: list[_Stage]
+
+
+# -- import: reading and locating ---------------------------------------------------------------
+
+
+class _Object(dict):
+    """A JSON object that remembers the keys it was given twice."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) < len(pairs):
+        seen: set[str] = set()
+        twice = []
+        for key, _value in pairs:
+            if key in seen and key not in twice:
+                twice.append(key)
+            seen.add(key)
+        obj.duplicates = tuple(twice)
+    return obj
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _at(where: str, key: str | int) -> str:
+    """The place of ``key`` inside ``where``: ``stages[0]``, ``pips.p4``, ``pips["a b"]``."""
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    if not _PLAIN_KEY.fullmatch(key):
+        return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
+    return f"{where}.{key}" if where else key
+
+
+def _show(value: Any) -> str:
+    """A value as the file writes it, shortened."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _quoted(values: Iterable[str]) -> str:
+    return ", ".join(json.dumps(v) for v in values)
+
+
+class _Bad:
+    """A value that was missing or wrong (its error is already recorded)."""
+
+
+BAD: Any = _Bad()
+
+
+class _Reader:
+    """Reads the file's values, recording each error with its place; bad values read as BAD."""
+
+    def __init__(self) -> None:
+        self.errors: list[tuple[str, str]] = []
+
+    def error(self, where: str, message: str) -> None:
+        self.errors.append((where or "file", message.removesuffix(".")))
+
+    def obj(
+        self,
+        value: Any,
+        where: str,
+        required: tuple[str, ...] = (),
+        optional: tuple[str, ...] = (),
+        any_key: bool = False,
+    ) -> dict | _Bad:
+        """An object with the ``required`` keys, and ``optional`` ones and ``extra`` (or
+        ``any_key``, for maps such as ``pips``)."""
+        if not isinstance(value, dict):
+            self.error(where, f"expected an object, not {_kind(value)}")
+            return BAD
+        for key in getattr(value, "duplicates", ()):
+            self.error(_at(where, key), "given twice")
+        for key in required:
+            if key not in value:
+                self.error(_at(where, key), "missing")
+        allowed = (*required, *optional, "extra")
+        for key in value:
+            if not any_key and key not in allowed:
+                self.error(_at(where, key), f"unknown key (expected {', '.join(allowed)})")
+        return value
+
+    def extra_of(self, obj: dict | _Bad, where: str) -> dict:
+        """The object's ``extra``: what this site knows in it is read, the rest ignored."""
+        if obj is BAD or "extra" not in obj:
+            return {}
+        value = self.obj(obj["extra"], _at(where, "extra"), any_key=True)
+        return {} if value is BAD else value
+
+    def get(self, obj: dict | _Bad, where: str, key: str, read: Callable, *args, **kwargs) -> Any:
+        """``read`` the value of ``key`` (missing keys are reported by ``obj``)."""
+        if obj is BAD or key not in obj:
+            return BAD
+        return read(obj[key], _at(where, key), *args, **kwargs)
+
+    def optional(self, obj: dict, where: str, key: str, read: Callable, default=None, **kwargs):
+        """``read`` an optional key, ``null`` meaning the default."""
+        if key not in obj or obj[key] is None:
+            return default
+        return read(obj[key], _at(where, key), **kwargs)
+
+    def integer(self, value: Any, where: str, lo: int | None = None, hi: int | None = None):
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(where, f"{_show(value)} is not a whole number")
+            return BAD
+        if lo is not None and value < lo:
+            self.error(where, f"{value} is below {lo}")
+            return BAD
+        if hi is not None and value > hi:
+            self.error(where, f"{value} is more than {hi}")
+            return BAD
+        return value
+
+    def nullable_integer(self, value: Any, where: str, **kwargs):
+        return None if value is None else self.integer(value, where, **kwargs)
+
+    def boolean(self, value: Any, where: str):
+        if not isinstance(value, bool):
+            self.error(where, f"{_show(value)} is not true or false")
+            return BAD
+        return value
+
+    def text(self, value: Any, where: str, max_length: int, blank: bool = False):
+        if not isinstance(value, str):
+            self.error(where, f"{_show(value)} is not a string")
+            return BAD
+        if not blank and not value.strip():
+            self.error(where, "cannot be empty")
+            return BAD
+        if len(value) > max_length:
+            self.error(where, f"longer than {max_length} characters")
+            return BAD
+        return value
+
+    def choice(self, value: Any, where: str, values: Iterable[str]):
+        values = list(values)
+        if not isinstance(value, str) or value not in values:
+            self.error(where, f"{_show(value)} is not one of {_quoted(values)}")
+            return BAD
+        return value
+
+    def items(self, value: Any, where: str, null: bool = False) -> list:
+        """A list (``null`` reads as an empty one when allowed)."""
+        if null and value is None:
+            return []
+        if not isinstance(value, list):
+            self.error(where, f"expected a list, not {_kind(value)}")
+            return []
+        return value
+
+    def day(self, value: Any, where: str):
+        if isinstance(value, str) and _DATE.fullmatch(value):
+            try:
+                return date.fromisoformat(value)
+            except ValueError:
+                pass
+        self.error(where, f"{_show(value)} is not a date such as 2019-09-19")
+        return BAD
+
+    def moment(self, value: Any, where: str):
+        try:
+            moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            moment = None
+        if moment is None or "T" not in value:
+            self.error(
+                where, f"{_show(value)} is not a date and time such as 2019-09-19T10:00:00+00:00"
+            )
+            return BAD
+        if moment.tzinfo is None:
+            self.error(where, f"{_show(value)} has no time zone (such as +00:00)")
+            return BAD
+        return moment
+
+    def seconds(self, value: Any, where: str):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
+            self.error(where, f"{_show(value)} is not a number of seconds")
+            return BAD
+        return timedelta(seconds=value)
+
+
+def _ok(*values: Any) -> bool:
+    return all(v is not BAD for v in values)
+
+
+# -- import: the rule set ------------------------------------------------------------------------
+
+
+RULE_KEYS = (
+    "set",
+    "engines",
+    "tiles_drawn",
+    "game_minutes",
+    "round_in_progress",
+    "double_blank_points",
+    "advancement_tie",
+    "medal_tie",
+    "infraction_penalty",
+)
+
+
+def _usual_table_size(rules: RuleSet) -> int:
+    """The usual table size when the file does not say: 4, else the dealable size nearest 4."""
+    sizes = rules.dealable_sizes or tuple(sorted(rules.tiles_drawn)) or (4,)
+    return min(sizes, key=lambda n: (abs(n - 4), n))
+
+
+def _rule_problems(
+    read: _Reader, where: str, rules: RuleSet, table_size_given: bool, complete: bool
+) -> bool:
+    """Record ``rules.problems()``, each at the part of the rule set that causes it.
+
+    A problem is placed by asking the same question of a rule set that differs from a playable
+    one in that part alone: an engine (the first prefix of the engines that has it), one
+    tiles-drawn entry, the time limit, the double-blank, or the usual table size. When a part
+    was wrong (``complete`` false), problems of the whole (the usual table size against the
+    tiles drawn) are left until it is corrected.
+    """
+    problems = rules.problems()
+    if not problems:
+        return True
+    base = RuleSet(
+        set=rules.set,
+        engines=(rules.set,),
+        tiles_drawn={2: 1},
+        table_size=2,
+        game_minutes=None,
+        double_blank_points=0,
+    )
+    some_size = next(iter(rules.tiles_drawn), 2)
+    candidates: list[tuple[str, RuleSet]] = [
+        (_at(_at(where, "engines"), i), replace(base, engines=rules.engines[: i + 1]))
+        for i in range(len(rules.engines))
+    ]
+    candidates.append((_at(where, "engines"), replace(base, engines=rules.engines)))
+    candidates += [
+        (
+            _at(_at(where, "tiles_drawn"), str(size)),
+            replace(base, tiles_drawn={size: n}, table_size=size),
+        )
+        for size, n in rules.tiles_drawn.items()
+    ]
+    candidates.append(
+        (
+            _at(where, "tiles_drawn"),
+            replace(base, tiles_drawn=rules.tiles_drawn, table_size=some_size),
+        )
+    )
+    candidates.append((_at(where, "game_minutes"), replace(base, game_minutes=rules.game_minutes)))
+    candidates.append(
+        (
+            _at(where, "double_blank_points"),
+            replace(base, double_blank_points=rules.double_blank_points),
+        )
+    )
+    table_size_at = (
+        _at(_at(where, "extra"), "table_size") if table_size_given else _at(where, "tiles_drawn")
+    )
+    candidates.append(
+        (table_size_at, replace(base, tiles_drawn=rules.tiles_drawn, table_size=rules.table_size))
+    )
+    whole = (table_size_at, where)
+    for problem in problems:
+        place = next((at for at, variant in candidates if problem in variant.problems()), where)
+        if complete or place not in whole:
+            read.error(place, problem)
+    return False
+
+
+def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, dict]:
+    """The rule set to check tables and rounds with (None when its set, engines, tiles drawn
+    or double-blank have errors); and the event fields it sets.
+
+    Every part is checked even when another is wrong: a wrong part is replaced by a playable
+    stand-in while ``RuleSet.problems`` is asked about the others.
+    """
+    rules = read.obj(value, where, RULE_KEYS)
+    the_set = read.get(rules, where, "set", read.integer)
+    engines = read.get(rules, where, "engines", _read_int_list, read)
+    errors_before = len(read.errors)
+    tiles = read.get(rules, where, "tiles_drawn", _read_tiles, read)
+    tiles_complete = _ok(tiles) and len(read.errors) == errors_before
+    minutes = read.get(rules, where, "game_minutes", read.nullable_integer, hi=SMALL_MAX)
+    in_progress = read.get(rules, where, "round_in_progress", read.choice, RoundInProgress.values)
+    double_blank = read.get(rules, where, "double_blank_points", read.integer)
+    advancement = read.get(rules, where, "advancement_tie", read.choice, AdvancementTie.values)
+    medal_tie = read.get(rules, where, "medal_tie", read.choice, MedalTie.values)
+    penalty = read.get(rules, where, "infraction_penalty", read.choice, InfractionPenalty.values)
+    extra = read.extra_of(rules, where)
+    table_size = read.optional(extra, _at(where, "extra"), "table_size", read.integer)
+    fields = dict(
+        set_size=the_set,
+        engines=engines,
+        tiles_drawn=tiles,
+        game_minutes=minutes,
+        round_in_progress=in_progress,
+        double_blank_points=double_blank,
+        advancement_tie=advancement,
+        medal_tie=medal_tie,
+        infraction_penalty=penalty,
+    )
+    if not _ok(the_set):
+        return None, fields
+    if the_set not in SETS:
+        read.error(_at(where, "set"), RuleSet(set=the_set).problems()[0])
+        return None, fields
+    complete = tiles_complete and _ok(
+        engines, minutes, double_blank, table_size, in_progress, advancement, medal_tie, penalty
+    )
+    ruleset = RuleSet(
+        set=the_set,
+        engines=tuple(engines) if _ok(engines) else (the_set,),
+        tiles_drawn=tiles if tiles_complete else (tiles or {2: 1}),
+        game_minutes=minutes if _ok(minutes) else None,
+        double_blank_points=double_blank if _ok(double_blank) else 0,
+        round_in_progress=in_progress if _ok(in_progress) else "finish",
+    )
+    given = table_size is not None and _ok(table_size)
+    ruleset = replace(ruleset, table_size=table_size if given else _usual_table_size(ruleset))
+    fields["table_size"] = ruleset.table_size
+    if _rule_problems(read, where, ruleset, given, complete) and complete:
+        return ruleset, fields
+    # The tables and rounds are still checked when only the time limit or the usual table
+    # size is wrong, not when the set, engines, tiles drawn or double-blank are.
+    for_tables = replace(ruleset, game_minutes=None, table_size=min(ruleset.tiles_drawn))
+    if for_tables.problems() or not (tiles_complete and _ok(engines, double_blank)):
+        return None, fields
+    timed = replace(for_tables, game_minutes=ruleset.game_minutes)
+    return (for_tables if timed.problems() else timed), fields
+
+
+def _read_int_list(value: Any, where: str, read: _Reader):
+    items = read.items(value, where)
+    if not isinstance(value, list):
+        return BAD
+    numbers = [read.integer(v, _at(where, i)) for i, v in enumerate(items)]
+    return numbers if _ok(*numbers) else BAD
+
+
+def _read_tiles(value: Any, where: str, read: _Reader):
+    tiles = read.obj(value, where, any_key=True)
+    if tiles is BAD:
+        return BAD
+    out: dict[int, int] = {}  # the entries that read well; the others are errors
+    for key, drawn in tiles.items():
+        at = _at(where, key)
+        if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+            read.error(at, f'{json.dumps(key)} is not a table size such as "4"')
+            continue
+        drawn = read.integer(drawn, at)
+        if drawn is not BAD:
+            out[int(key)] = drawn
+    return out
+
+
+# -- import: the whole file ----------------------------------------------------------------------
+
+
+class _Validator(_Reader):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rules: RuleSet | None = None
+        self.divisions: dict[str, str] = {}  # player id -> division ("" for none)
+
+    # -- event and players ------------------------------------------------------------------
+    def event(self, value: Any) -> dict[str, Any]:
+        where = "event"
+        event = self.obj(value, where, ("name", "date", "venue", "rules"))
+        fields: dict[str, Any] = {
+            "name": self.get(event, where, "name", self.text, _max_length(Event, "name")),
+            "date": self.get(event, where, "date", self.day),
+            "venue": self.get(
+                event, where, "venue", self.text, _max_length(Event, "venue"), blank=True
+            ),
+        }
+        if event is not BAD and "rules" in event:
+            self.rules, rule_fields = _read_rules(self, event["rules"], _at(where, "rules"))
+            fields.update(rule_fields)
+        extra = self.extra_of(event, where)
+        fields["paper_size"] = self.optional(
+            extra,
+            _at(where, "extra"),
+            "paper_size",
+            self.choice,
+            default=PaperSize.LETTER,
+            values=PaperSize.values,
+        )
+        return fields
+
+    def players(self, value: Any) -> list[_Player]:
+        out = []
+        first: dict[str, int] = {}
+        for i, raw in enumerate(self.items(value, "players")):
+            where = _at("players", i)
+            player = self.obj(raw, where, ("id", "name", "division"))
+            if player is BAD:
+                continue
+            ref = player.get("id")
+            if isinstance(ref, str):
+                # Known even when wrong, so that its seats are not reported as unknown too.
+                if ref in first:
+                    self.error(
+                        _at(where, "id"), f"{_show(ref)} is the id of players[{first[ref]}] too"
+                    )
+                else:
+                    first[ref] = i
+            ref = self.get(player, where, "id", self.text, _max_length(Player, "ref"))
+            name = self.get(player, where, "name", self.text, _max_length(Player, "name"))
+            division = self.get(player, where, "division", self.division)
+            extra = self.extra_of(player, where)
+            extra_at = _at(where, "extra")
+            club = self.optional(
+                extra,
+                extra_at,
+                "club",
+                self.text,
+                default="",
+                max_length=_max_length(Player, "club"),
+                blank=True,
+            )
+            checked_in = self.optional(extra, extra_at, "checked_in", self.boolean, default=False)
+            if isinstance(player.get("id"), str):
+                self.divisions.setdefault(player["id"], division if _ok(division) else "")
+            if _ok(ref, name, division, club, checked_in):
+                out.append(_Player(ref, name, division, club, checked_in))
+        return out
+
+    def division(self, value: Any, where: str):
+        if value is None:
+            return ""
+        if value == "":
+            self.error(where, '"" is not a division name: write null for no division')
+            return BAD
+        return self.text(value, where, _max_length(Player, "division"))
+
+    def known(self, ref: Any, where: str) -> bool:
+        if not isinstance(ref, str):
+            self.error(where, f"{_show(ref)} is not a player id (a string)")
+            return False
+        if ref not in self.divisions:
+            self.error(where, f"{_show(ref)} is not the id of a player in players")
+            return False
+        return True
+
+    # -- stages -----------------------------------------------------------------------------
+    def stages(self, value: Any) -> list[_Stage]:
+        out: list[_Stage] = []
+        final_at: int | None = None
+        for i, raw in enumerate(self.items(value, "stages")):
+            where = _at("stages", i)
+            stage = self.obj(raw, where, ("name", "kind", "closed", "tables"), ("medal",))
+            name = self.get(stage, where, "name", self.text, _max_length(Stage, "name"))
+            kind = self.get(stage, where, "kind", self.choice, StageKind.values)
+            closed = self.get(stage, where, "closed", self.boolean)
+            medal = ""
+            if stage is not BAD and kind == StageKind.PLAYOFF:
+                if "medal" not in stage or stage["medal"] is None:
+                    self.error(
+                        _at(where, "medal"),
+                        'missing: a playoff decides "gold", "silver", "bronze" or "advance"',
+                    )
+                    medal = BAD
+                else:
+                    medal = self.choice(stage["medal"], _at(where, "medal"), Medal.values)
+            elif stage is not BAD and stage.get("medal") is not None and _ok(kind):
+                self.error(_at(where, "medal"), "only a playoff stage decides a medal")
+            if kind == StageKind.FINAL:
+                if final_at is not None:
+                    self.error(
+                        _at(where, "kind"),
+                        f"a second final: stages[{final_at}] is the final, and a file has "
+                        "one final stage at most",
+                    )
+                final_at = i if final_at is None else final_at
+            plan = _Stage(
+                name if _ok(name) else "",
+                kind if _ok(kind) else "",
+                closed if _ok(closed) else False,
+                medal if _ok(medal) else "",
+            )
+            self.stage_extra(stage, where, plan)
+            if stage is not BAD and "tables" in stage:
+                plan.tables = self.tables(stage["tables"], _at(where, "tables"), plan)
+            out.append(plan)
+        for i, stage in enumerate(out):
+            self.playoff_of(out, i, stage)
+        return out
+
+    def stage_extra(self, stage: dict | _Bad, where: str, plan: _Stage) -> None:
+        extra = self.extra_of(stage, where)
+        at = _at(where, "extra")
+        division = self.optional(
+            extra, at, "division", self.text, max_length=_max_length(Stage, "division")
+        )
+        plan.division = division if _ok(division) else None
+        if extra.get("table") is not None:
+            ref_at = _at(at, "table")
+            ref = self.obj(extra["table"], ref_at, ("stage", "table"))
+            index = self.get(ref, ref_at, "stage", self.integer, lo=0)
+            number = self.get(ref, ref_at, "table", self.integer, lo=1, hi=SMALL_MAX)
+            if _ok(index, number):
+                plan.table_ref = (index, number)
+        if extra.get("clock") is not None:
+            clock_at = _at(at, "clock")
+            raw = self.obj(
+                extra["clock"],
+                clock_at,
+                (),
+                ("started_at", "paused_at", "paused_total", "time_called_at"),
+            )
+            if raw is not BAD:
+                clock = {
+                    key: self.optional(raw, clock_at, key, self.moment)
+                    for key in ("started_at", "paused_at", "time_called_at")
+                }
+                clock["paused_total"] = self.optional(raw, clock_at, "paused_total", self.seconds)
+                if _ok(*clock.values()) and self.clock(clock, clock_at) is not None:
+                    plan.clock = clock
+        events_at = _at(at, "clock_events")
+        for j, raw in enumerate(self.items(extra.get("clock_events"), events_at, null=True)):
+            event_at = _at(events_at, j)
+            pressed = self.obj(raw, event_at, ("action", "at"))
+            action = self.get(pressed, event_at, "action", self.choice, ClockAction.values)
+            moment = self.get(pressed, event_at, "at", self.moment)
+            if _ok(action, moment):
+                plan.clock_events.append((action, moment))
+
+    def clock(self, clock: dict[str, Any], where: str | None = None) -> Clock | None:
+        """The stage's clock as ``tournament.clock`` reads it; an impossible one is an error
+        at ``where``."""
+        minutes = self.rules.game_minutes if self.rules else None
+        try:
+            return Clock(
+                limit=None if not minutes else timedelta(minutes=minutes),
+                started_at=clock["started_at"],
+                paused_at=clock["paused_at"],
+                paused_total=clock["paused_total"] or timedelta(0),
+                time_called_at=clock["time_called_at"],
+            )
+        except ValueError as why:
+            if where is not None:
+                self.error(where, str(why))
+            return None
+
+    def tables(self, value: Any, where: str, stage: _Stage) -> list[_Table]:
+        out: list[_Table] = []
+        numbers: dict[int, int] = {}
+        seated: dict[str, str] = {}  # player id -> where they were first seated in the stage
+        final_tables: dict[str, int] = {}  # division -> index of its final table
+        items = self.items(value, where)
+        if stage.kind == StageKind.PLAYOFF and len(items) > 1:
+            self.error(_at(where, 1), "a playoff is played at one table")
+        for j, raw in enumerate(items):
+            at = _at(where, j)
+            table = self.obj(raw, at, ("number", "players", "rounds"), ("infractions",))
+            number = self.get(table, at, "number", self.integer, lo=1, hi=SMALL_MAX)
+            if _ok(number):
+                if number in numbers:
+                    self.error(
+                        _at(at, "number"), f"table {number} is also {_at(where, numbers[number])}"
+                    )
+                numbers.setdefault(number, j)
+            players = self.seats(table, at, seated)
+            plan = _Table(number if _ok(number) else 0, players)
+            division = self.table_division(players, _at(at, "players"))
+            if stage.kind == StageKind.FINAL and table is not BAD and division is not None:
+                if division in final_tables:
+                    which = f" for division {json.dumps(division)}" if division else ""
+                    self.error(
+                        at,
+                        f"a second final table{which} ({_at(where, final_tables[division])} is "
+                        "one): a final has one table, one per division when players have "
+                        "divisions",
+                    )
+                final_tables.setdefault(division, j)
+            self.table_size(players, _at(at, "players"))
+            if table is not BAD and "rounds" in table:
+                plan.rounds = self.rounds(table["rounds"], _at(at, "rounds"), stage, players)
+                self.after_time(stage, plan.rounds, _at(at, "rounds"))
+            if table is not BAD and "infractions" in table:
+                plan.infractions = self.infractions(
+                    table["infractions"], _at(at, "infractions"), stage, plan
+                )
+            out.append(plan)
+        return out
+
+    def seats(self, table: dict | _Bad, where: str, seated: dict[str, str]) -> list[str]:
+        if table is BAD or "players" not in table:
+            return []
+        at = _at(where, "players")
+        players = []
+        for k, ref in enumerate(self.items(table["players"], at)):
+            seat_at = _at(at, k)
+            if not self.known(ref, seat_at):
+                continue
+            if ref in seated:
+                self.error(
+                    seat_at, f"{_show(ref)} is seated twice in this stage (also {seated[ref]})"
+                )
+                continue
+            seated[ref] = seat_at
+            players.append(ref)
+        return players
+
+    def table_division(self, players: list[str], where: str) -> str | None:
+        divisions = {self.divisions[p] for p in players}
+        if len(divisions) > 1:
+            shown = ", ".join(
+                f"{p} in {json.dumps(self.divisions[p]) if self.divisions[p] else 'no division'}"
+                for p in players
+            )
+            self.error(where, f"a table never mixes divisions: {shown}")
+            return None
+        return divisions.pop() if divisions else None
+
+    def table_size(self, players: list[str], where: str) -> None:
+        if self.rules is None or not players:
+            return
+        size = len(players)
+        if size not in self.rules.tiles_drawn:
+            listed = ", ".join(map(str, sorted(self.rules.tiles_drawn)))
+            self.error(
+                where,
+                f"a table of {size} is not in event.rules.tiles_drawn ({listed}): a table is "
+                "seated only at a size listed there",
+            )
+
+    # -- rounds -----------------------------------------------------------------------------
+    def rounds(self, value: Any, where: str, stage: _Stage, players: list[str]) -> list[_Round]:
+        out: list[_Round] = []
+        items = self.items(value, where)
+        if items and not players:
+            self.error(where, "a table with no players has no rounds")
+            return out
+        playoff = stage.kind == StageKind.PLAYOFF
+        for n, raw in enumerate(items):
+            at = _at(where, n)
+            round_ = self.obj(raw, at, ("engine", "pips"))
+            engine = self.get(round_, at, "engine", self.integer)
+            if playoff and n >= 1:
+                self.error(at, "a playoff is one round")
+            elif self.rules is not None and _ok(engine):
+                engine = self.round_engine(engine, at, n, playoff)
+            pips = self.get(round_, at, "pips", self.pips, players, engine)
+            extra = self.extra_of(round_, at)
+            extra_at = _at(at, "extra")
+            entered_at = self.optional(extra, extra_at, "entered_at", self.moment)
+            changes_at = _at(extra_at, "changes")
+            changes = [
+                self.change(c, _at(changes_at, k), players)
+                for k, c in enumerate(self.items(extra.get("changes"), changes_at, null=True))
+            ]
+            if _ok(engine, pips, entered_at, *changes):
+                out.append(_Round(engine, pips, entered_at, changes))
+            else:
+                out.append(_Round(engine if _ok(engine) else -1, {}))
+        return out
+
+    def round_engine(self, engine: int, where: str, n: int, playoff: bool):
+        """The engine of round ``n`` (from 0): the next of the rule set's, any double in a
+        playoff."""
+        rules = self.rules
+        if playoff:
+            problems = replace(rules, engines=(engine,)).problems()
+            for problem in problems:
+                self.error(_at(where, "engine"), problem)
+            return BAD if problems else engine
+        expected = rules.next_engine(n)
+        if expected is None:
+            self.error(
+                where,
+                f"a game has {len(rules.engines)} rounds (event.rules.engines): "
+                f"this would be round {n + 1}",
+            )
+            return BAD
+        if engine != expected:
+            self.error(
+                _at(where, "engine"),
+                f"{engine} is out of order: round {n + 1} is {expected}-{expected}, the next of "
+                "event.rules.engines",
+            )
+            return BAD
+        return engine
+
+    def after_time(self, stage: _Stage, rounds: list[_Round], where: str) -> None:
+        """No round is entered once the game is over (PRODUCT.md §5): with the stage's clock
+        and the rounds' entry times in the file, the rounds beyond what the rules allow after
+        time was called are errors."""
+        if self.rules is None or not stage.clock or any(r.entered_at is None for r in rounds):
+            return
+        clock = self.clock(stage.clock)
+        called_at = clock and clock.effective_time_called_at(timezone.now())
+        if called_at is None:
+            return
+        before = sum(1 for r in rounds if r.entered_at <= called_at)
+        allowed = rounds_allowed_after_time(
+            before, self.rules.round_in_progress, len(self.rules.engines)
+        )
+        counts = (
+            "the round in progress counts"
+            if self.rules.round_in_progress == RoundInProgress.FINISH
+            else "the round in progress does not count"
+        )
+        for n in range(allowed, len(rounds)):
+            self.error(
+                _at(where, n),
+                f"entered after the game was over: time was called at {_moment(called_at)} "
+                f"with {before} round{'s' if before != 1 else ''} entered, and {counts} "
+                f"(event.rules.round_in_progress), so the table has {allowed} at most",
+            )
+
+    def pips(self, value: Any, where: str, players: list[str], engine: int | _Bad):
+        pips = self.obj(value, where, any_key=True)
+        if pips is BAD:
+            return BAD
+        good = True
+        counts: dict[str, int] = {}
+        for ref in players:
+            if ref not in pips:
+                self.error(_at(where, ref), "missing: every seated player has a pip count")
+                good = False
+        for ref, count in pips.items():
+            at = _at(where, ref)
+            if ref not in players:
+                known = ref in self.divisions
+                self.error(
+                    at,
+                    f"{_show(ref)} is not seated at this table"
+                    if known
+                    else f"{_show(ref)} is not the id of a player in players",
+                )
+                good = False
+            elif isinstance(count, bool) or not isinstance(count, int):
+                self.error(at, f"{_show(count)} is not a whole number of pips")
+                good = False
+            else:
+                counts[ref] = count
+        if self.rules is not None and _ok(engine):
+            errors = round_errors(self.rules, engine, counts)
+            for ref, messages in errors.fields.items():
+                for message in messages:
+                    self.error(_at(where, ref), message)
+            for message in errors.whole:
+                self.error(where, message)
+            good = good and not errors
+        return {ref: pips[ref] for ref in players} if good else BAD
+
+    def change(self, value: Any, where: str, players: list[str]):
+        change = self.obj(
+            value, where, ("player", "old_pips", "new_pips", "reason"), ("changed_at",)
+        )
+        player = self.get(change, where, "player", self.seated, players)
+        old = self.get(change, where, "old_pips", self.integer, lo=0)
+        new = self.get(change, where, "new_pips", self.integer, lo=0)
+        reason = self.get(change, where, "reason", self.text, _max_length(ScoreChange, "reason"))
+        changed_at = (
+            BAD if change is BAD else self.optional(change, where, "changed_at", self.moment)
+        )
+        if not _ok(player, old, new, reason, changed_at):
+            return BAD
+        return _Change(player, old, new, reason, changed_at)
+
+    def seated(self, ref: Any, where: str, players: list[str]):
+        if not self.known(ref, where):
+            return BAD
+        if ref not in players:
+            self.error(where, f"{_show(ref)} is not seated at this table")
+            return BAD
+        return ref
+
+    # -- infractions ------------------------------------------------------------------------
+    def infractions(self, value: Any, where: str, stage: _Stage, table: _Table):
+        sheet = TableSheet(
+            table=Table(stage=Stage(kind=stage.kind)),
+            rules=self.rules,
+            players=[],
+            rounds=[SheetRound(n, r.engine, {}, {}) for n, r in enumerate(table.rounds, 1)],
+        )
+        out = []
+        for k, raw in enumerate(self.items(value, where)):
+            at = _at(where, k)
+            infraction = self.obj(raw, at, ("player", "engine", "kind", "action", "note"))
+            player = self.get(infraction, at, "player", self.seated, table.players)
+            engine = self.get(infraction, at, "engine", self.integer)
+            if _ok(engine) and self.rules is not None:
+                why = _engine_error(sheet, engine)
+                if why:
+                    self.error(_at(at, "engine"), why)
+                    engine = BAD
+            kind = self.get(infraction, at, "kind", self.choice, InfractionKind.values)
+            action = self.get(infraction, at, "action", self.choice, InfractionAction.values)
+            note = self.get(
+                infraction, at, "note", self.text, _max_length(Infraction, "note"), blank=True
+            )
+            extra = self.extra_of(infraction, at)
+            extra_at = _at(at, "extra")
+            original = self.optional(
+                extra, extra_at, "original_action", self.choice, values=InfractionAction.values
+            )
+            reason = self.optional(
+                extra,
+                extra_at,
+                "reason",
+                self.text,
+                default="",
+                max_length=_max_length(Infraction, "change_reason"),
+                blank=True,
+            )
+            logged_at = self.optional(extra, extra_at, "logged_at", self.moment)
+            changed_at = self.optional(extra, extra_at, "changed_at", self.moment)
+            if _ok(player, engine, kind, action, note, original, reason, logged_at, changed_at):
+                out.append(
+                    _Infraction(
+                        player,
+                        engine,
+                        kind,
+                        action,
+                        note,
+                        original or action,
+                        reason,
+                        logged_at,
+                        changed_at,
+                    )
+                )
+        return out
+
+    # -- playoffs ---------------------------------------------------------------------------
+    def playoff_of(self, stages: list[_Stage], i: int, stage: _Stage) -> None:
+        """A playoff's division, and the table whose tie an advancement playoff settles."""
+        where = _at("stages", i)
+        players = [p for t in stage.tables for p in t.players]
+        divisions = {self.divisions[p] for p in players}
+        if stage.division is not None and stage.kind:
+            if divisions and divisions != {stage.division}:
+                self.error(
+                    _at(_at(where, "extra"), "division"),
+                    f"{json.dumps(stage.division)}, but the players seated play in "
+                    + ", ".join(json.dumps(d) if d else "no division" for d in sorted(divisions)),
+                )
+        elif stage.kind == StageKind.PLAYOFF and len(divisions) == 1:
+            stage.division = divisions.pop()
+        ref_at = _at(_at(where, "extra"), "table")
+        if stage.table_ref is not None and stage.medal != Medal.ADVANCE:
+            self.error(ref_at, "only an advancement playoff names the table whose tie it settles")
+            stage.table_ref = None
+        if stage.kind != StageKind.PLAYOFF or stage.medal != Medal.ADVANCE:
+            return
+        if stage.table_ref is not None:
+            index, number = stage.table_ref
+            if index >= len(stages) or stages[index].kind not in ADVANCING_KINDS:
+                self.error(ref_at, f"stages[{index}] is not a qualifying or semifinal stage")
+                stage.table_ref = None
+                return
+            table = next((t for t in stages[index].tables if t.number == number), None)
+            if table is None:
+                self.error(ref_at, f"stages[{index}] has no table {number}")
+                stage.table_ref = None
+            elif not set(players) <= set(table.players):
+                self.error(ref_at, "the playoff's players did not all play at that table")
+                stage.table_ref = None
+            return
+        found = [
+            (index, t.number)
+            for index, other in enumerate(stages)
+            if other.kind in ADVANCING_KINDS
+            for t in other.tables
+            if players and set(players) <= set(t.players)
+        ]
+        if found:
+            stage.table_ref = found[-1]
+        else:
+            self.error(
+                where,
+                "an advancement playoff is played by players tied at one table of a qualifying "
+                "or semifinal stage: give it in extra.table",
+            )
+
+
+def _check_playoffs(read: _Validator, fields: dict[str, Any], plan: _Plan) -> None:
+    """Compute the results as the site does: a playoff that no tie calls for, or played by
+    other players than the tied ones, is an error at that playoff."""
+    event = Event(**{k: v for k, v in fields.items() if k in _EVENT_FIELDS})
+    event.tiles_drawn = {str(k): v for k, v in fields["tiles_drawn"].items()}
+    players = {p.id: Player(pk=p.id, name=p.name, division=p.division) for p in plan.players}
+    stages, tables, sheets = [], {}, {}
+    next_pk = itertools.count(1)
+    for i, s in enumerate(plan.stages):
+        stage = Stage(
+            pk=i + 1,
+            number=i + 1,
+            name=s.name,
+            kind=s.kind,
+            closed=s.closed,
+            medal=s.medal,
+            division=s.division or "",
+        )
+        stages.append(stage)
+        for t in s.tables:
+            table = Table(pk=next(next_pk), stage=stage, number=t.number)
+            tables[i, t.number] = table
+            rounds = [r.pips for r in t.rounds]
+            sheet = TableSheet(
+                table=table, rules=event.rules, players=[players[p] for p in t.players]
+            )
+            for n, (r, totals) in enumerate(zip(t.rounds, running_totals(rounds), strict=True), 1):
+                sheet.rounds.append(SheetRound(n, r.engine, dict(r.pips), totals))
+            sheets.setdefault(stage, []).append(sheet)
+    for i, s in enumerate(plan.stages):
+        if s.table_ref is not None:
+            stages[i].playoff_table_id = tables[s.table_ref].pk
+    playoffs = [i for i, s in enumerate(plan.stages) if s.kind == StageKind.PLAYOFF]
+    included = {stage: sheets.get(stage, []) for i, stage in enumerate(stages) if i not in playoffs}
+    results = compute_results(event, included)
+    known = set(results.problems)
+    for i in playoffs:
+        included[stages[i]] = sheets.get(stages[i], [])
+        results = compute_results(event, included)
+        for problem in results.problems:
+            if problem not in known:
+                read.error(_at("stages", i), f"this playoff does not fit the ties: {problem}")
+        known = set(results.problems)
+    # A playoff still to play is one the results owe, between the players they name.
+    owed = list(results.owed)
+    order = {p.id: n for n, p in enumerate(plan.players)}
+    for i in playoffs:
+        s = plan.stages[i]
+        if any(t.rounds for t in s.tables):
+            continue
+        key = (s.division or "", s.medal, stages[i].playoff_table_id)
+        match = next(
+            (o for o in owed if (o.division, o.medal, o.table and o.table.pk) == key), None
+        )
+        if match is None:
+            read.error(_at("stages", i), f"no {s.medal} playoff is owed: the results call for none")
+            continue
+        owed.remove(match)
+        seated = [p for t in s.tables for p in t.players]
+        if seated and set(seated) != set(match.owed.players):
+            read.error(
+                _at("stages", i),
+                f"the {s.medal} playoff owed is between "
+                f"{', '.join(sorted(match.owed.players, key=order.get))}, "
+                f"not {', '.join(seated)}",
+            )
+
+
+_EVENT_FIELDS = (
+    "name",
+    "date",
+    "venue",
+    "set_size",
+    "engines",
+    "table_size",
+    "game_minutes",
+    "round_in_progress",
+    "double_blank_points",
+    "advancement_tie",
+    "medal_tie",
+    "infraction_penalty",
+    "paper_size",
+)
+
+
+def _parse(data_or_text: Any) -> Any:
+    if isinstance(data_or_text, bytes | bytearray):
+        try:
+            data_or_text = bytes(data_or_text).decode("utf-8-sig")
+        except UnicodeDecodeError as why:
+            raise EventFileError.at(
+                [("file", f"not UTF-8 text (byte {why.start + 1} cannot be read)")]
+            ) from None
+    if not isinstance(data_or_text, str):
+        return data_or_text
+    try:
+        return json.loads(data_or_text.removeprefix("\ufeff"), object_pairs_hook=_object_pairs)
+    except json.JSONDecodeError as why:
+        raise EventFileError.at(
+            [(f"line {why.lineno}, column {why.colno}", f"not valid JSON: {why.msg}")]
+        ) from None
+    except RecursionError:
+        raise EventFileError.at([("file", "nested too deeply to be an event file")]) from None
+
+
+def validate(data_or_text: Any) -> _Plan:
+    """Read the file; raise ``EventFileError`` naming every error, or return what it says."""
+    data = _parse(data_or_text)
+    read = _Validator()
+    top = read.obj(data, "", ("format", "version", "event", "players", "stages"), ("results",))
+    if top is BAD:
+        raise EventFileError.at(read.errors)
+    if "format" in top and top["format"] != FORMAT:
+        read.error("format", f"{_show(top['format'])} is not {json.dumps(FORMAT)}")
+    version = top.get("version", VERSION)
+    known_version = type(version) is int and version == VERSION
+    if not known_version:
+        read.error("version", f"{_show(version)} is not a version this site reads ({VERSION})")
+    if top.get("format") != FORMAT or not known_version or "version" not in top:
+        # Not an event file this site knows: its other errors would be noise.
+        raise EventFileError.at(read.errors)
+    fields = read.event(top["event"]) if "event" in top else {}
+    players = read.players(top.get("players", []))
+    stages = read.stages(top.get("stages", []))
+    plan = _Plan(fields, players, stages)
+    if not read.errors:
+        _check_playoffs(read, fields, plan)
+    if read.errors:
+        raise EventFileError.at(read.errors)
+    return plan
+
+
+# -- import: writing ----------------------------------------------------------------------------
+
+
+def import_event(data_or_text: Any, *, director=None, slug: str | None = None) -> Event:
+    """Create a new event from an event file (text, bytes or the parsed JSON), all or nothing.
+
+    Raises ``EventFileError`` with every error located in the file, writing nothing. The slug
+    is made from the name and year (unique) unless given; ``director`` directs the new event.
+    """
+    plan = validate(data_or_text)
+    if slug is not None and Event.objects.filter(slug=slug).exists():
+        raise EventFileError.at([("event", f"an event with the short name {slug!r} exists")])
+    return _write(plan, director, slug)
+
+
+@transaction.atomic
+def _write(plan: _Plan, director, slug: str | None) -> Event:
+    fields = {k: v for k, v in plan.event.items() if k in _EVENT_FIELDS}
+    event = Event(**fields)
+    event.tiles_drawn = {str(k): v for k, v in sorted(plan.event["tiles_drawn"].items())}
+    event.slug = slug or unique_slug(event.name, event.date)
+    event.save()
+    if director is not None:
+        event.directors.add(director)
+    players = Player.objects.bulk_create(
+        Player(
+            event=event,
+            ref=p.id,
+            name=p.name,
+            division=p.division,
+            club=p.club,
+            checked_in=p.checked_in,
+        )
+        for p in plan.players
+    )
+    by_id = {p.ref: p for p in players}
+    stages = Stage.objects.bulk_create(
+        Stage(
+            event=event,
+            number=i,
+            name=s.name,
+            kind=s.kind,
+            closed=s.closed,
+            medal=s.medal,
+            division=s.division or "",
+            clock_started_at=s.clock.get("started_at"),
+            clock_paused_at=s.clock.get("paused_at"),
+            clock_paused_total=s.clock.get("paused_total"),
+            time_called_at=s.clock.get("time_called_at"),
+        )
+        for i, s in enumerate(plan.stages, start=1)
+    )
+    tables = Table.objects.bulk_create(
+        Table(stage=stage, number=t.number)
+        for stage, s in zip(stages, plan.stages, strict=True)
+        for t in s.tables
+    )
+    table_of = {}
+    found = iter(tables)
+    for i, s in enumerate(plan.stages):
+        for t in s.tables:
+            table_of[i, t.number] = next(found)
+    linked = []
+    for stage, s in zip(stages, plan.stages, strict=True):
+        if s.table_ref is not None:
+            stage.playoff_table = table_of[s.table_ref]
+            linked.append(stage)
+    Stage.objects.bulk_update(linked, ["playoff_table"])
+    Seat.objects.bulk_create(
+        Seat(stage=stage, table=table_of[i, t.number], player=by_id[ref], position=k)
+        for i, (stage, s) in enumerate(zip(stages, plan.stages, strict=True))
+        for t in s.tables
+        for k, ref in enumerate(t.players, start=1)
+    )
+    ClockEvent.objects.bulk_create(
+        ClockEvent(stage=stage, action=action, at=at)
+        for stage, s in zip(stages, plan.stages, strict=True)
+        for action, at in s.clock_events
+    )
+    played = [
+        (Round(table=table_of[i, t.number], number=n, engine=r.engine), r)
+        for i, s in enumerate(plan.stages)
+        for t in s.tables
+        for n, r in enumerate(t.rounds, start=1)
+    ]
+    Round.objects.bulk_create(row for row, _ in played)
+    Score.objects.bulk_create(
+        Score(round=row, player=by_id[ref], pips=pips)
+        for row, r in played
+        for ref, pips in r.pips.items()
+    )
+    changes = [
+        (
+            ScoreChange(
+                round=row,
+                player=by_id[c.player],
+                old_pips=c.old_pips,
+                new_pips=c.new_pips,
+                reason=c.reason,
+            ),
+            c.changed_at,
+        )
+        for row, r in played
+        for c in r.changes
+    ]
+    ScoreChange.objects.bulk_create(row for row, _ in changes)
+    infractions = [
+        (
+            Infraction(
+                table=table_of[i, t.number],
+                player=by_id[f.player],
+                engine=f.engine,
+                kind=f.kind,
+                note=f.note,
+                action=f.action,
+                original_action=f.original_action,
+                change_reason=f.reason,
+                changed_at=f.changed_at,
+            ),
+            f.logged_at,
+        )
+        for i, s in enumerate(plan.stages)
+        for t in s.tables
+        for f in t.infractions
+    ]
+    Infraction.objects.bulk_create(row for row, _ in infractions)
+    # Creation stamps "now" on these; the file's moments are put back where it gives them.
+    _restore(Round, "entered_at", [(row, r.entered_at) for row, r in played])
+    _restore(ScoreChange, "changed_at", changes)
+    _restore(Infraction, "logged_at", infractions)
+    return event
+
+
+def _restore(model: type[Model], name: str, rows: list[tuple[Model, datetime | None]]) -> None:
+    given = []
+    for row, moment in rows:
+        if moment is not None:
+            setattr(row, name, moment)
+            given.append(row)
+    model.objects.bulk_update(given, [name], batch_size=500)
