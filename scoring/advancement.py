@@ -273,8 +273,10 @@ def seat_next_stage(event: Event, rng=None) -> Stage:
             number=F("number") + 1000
         )
         event.stages.filter(number__gte=target.number + 1000).update(number=F("number") - 999)
+        earlier = event.stages.filter(kind=StageKind.SEMIFINAL).count()
+        name = f"Semifinal {earlier + 1}" if earlier else "Semifinal"
         target = Stage.objects.create(
-            event=event, number=target.number, name="Semifinal", kind=StageKind.SEMIFINAL
+            event=event, number=target.number, name=name, kind=StageKind.SEMIFINAL
         )
     previous = {
         seat.player_id: seat.table_id

@@ -301,3 +301,26 @@ def test_bracket_and_results_use_a_fixed_number_of_queries(client, director, pag
             assert client.get(f"/e/{event.slug}/{page}/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_second_semifinal_gets_its_own_name(director_client, director):
+    event = short_event(director)
+    make_players(event, count=90)
+    game1 = seat(event)
+    for t in Table.objects.filter(stage=game1):
+        play_totals(t, [3, 10, 20, 30, 40][: t.seats.count()])
+    close(director_client, game1)
+    semi = Stage.objects.get(event=event, kind=StageKind.SEMIFINAL)
+    for t in semi.tables.all():
+        play_totals(t, [3, 10, 20, 30, 40][: t.seats.count()])
+    close(director_client, semi)
+    assert list(event.stages.values_list("name", flat=True)) == [
+        "Game 1", "Semifinal", "Semifinal 2", "Final"]
+
+
+def test_the_final_is_never_seated_at_several_tables(director_client, director):
+    event = short_event(director)
+    make_players(event, count=8)
+    page = director_client.post(f"/director/e/{event.slug}/2/seat/", follow=True)
+    assert "The final is one table: 8 players need 2." in page.content.decode()
+    assert not Table.objects.exists()

@@ -68,6 +68,12 @@ def seat_stage(stage: Stage, players, *, keep_apart=None, rng: random.Random | N
     for division in sorted(by_division):
         group = by_division[division]
         sizes = _sizes_for(stage.event, len(group))
+        if stage.kind == StageKind.FINAL and len(sizes) > 1:
+            raise SeatingError(
+                f"The final is one table{' per division' if division else ''}: "
+                f"{len(group)} players need {len(sizes)}. Close the previous stage to seat a "
+                "semifinal first."
+            )
         plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
     Seat.objects.filter(stage=stage).delete()
     Table.objects.filter(stage=stage).delete()
