@@ -6,6 +6,8 @@ from django.utils.http import urlencode
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
+from scoring.exports import export_player_id
+
 
 def player_url(event, player) -> str:
     return reverse("player", args=[event.slug, player.pk])
@@ -20,6 +22,9 @@ class StandingsTable(tables.Table):
         order_by=("player__name",),
         linkify=lambda record: player_url(record.table.stage.event, record.player),
     )
+    player_id = tables.Column(
+        verbose_name=_("Player id"), accessor="player", visible=False, orderable=False
+    )  # in exports only
     table = tables.Column(
         verbose_name=_("Table"),
         order_by=("table__number",),
@@ -38,6 +43,13 @@ class StandingsTable(tables.Table):
 
     def render_table(self, value):
         return value.number
+
+    def value_place(self, value):
+        """Exports give the place as a number; tied rows share it."""
+        return value
+
+    def value_player_id(self, value):
+        return export_player_id(value)
 
     def before_render(self, request):
         self.shared = {}

@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from scoring import eventfile_views as eventfile
 from scoring import infraction_views as infractions
+from scoring import print_views as printing
 from scoring import result_views as results
 from scoring import views as scoring
 from tournament import clock_views, views
@@ -26,10 +28,57 @@ public = [
         scoring.TableSheetView.as_view(),
         name="table",
     ),
+    # PDFs and exports (PRODUCT.md §9): public like the pages that link to them.
+    path("e/<slug:slug>/bracket.pdf", printing.BracketPdfView.as_view(), name="bracket_pdf"),
+    path("e/<slug:slug>/results.pdf", printing.ResultsPdfView.as_view(), name="results_pdf"),
+    path(
+        "e/<slug:slug>/round-scores/",
+        printing.RoundScoresExportView.as_view(),
+        name="round_scores_export",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/standings.pdf",
+        printing.StandingsPdfView.as_view(),
+        name="standings_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/standings/export/",
+        printing.StandingsExportView.as_view(),
+        name="standings_export",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/seating.pdf",
+        printing.SeatingPdfView.as_view(),
+        name="seating_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/sheets.pdf",
+        printing.StageSheetsPdfView.as_view(),
+        name="stage_sheets_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/blank-sheets.pdf",
+        printing.StageSheetsPdfView.as_view(blank=True),
+        name="stage_blank_sheets_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/sheet.pdf",
+        printing.TableSheetPdfView.as_view(),
+        name="table_sheet_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/blank-sheet.pdf",
+        printing.TableSheetPdfView.as_view(blank=True),
+        name="table_blank_sheet_pdf",
+    ),
 ]
 
 directors = [
     path("new/", views.EventCreateView.as_view(), name="event_create"),
+    path("import/", eventfile.EventFileUploadView.as_view(), name="event_import"),
+    path(
+        "e/<slug:slug>/event.json", eventfile.EventFileDownloadView.as_view(), name="event_file"
+    ),
     path("e/<slug:slug>/edit/", views.EventUpdateView.as_view(), name="event_edit"),
     path("e/<slug:slug>/players/", views.PlayersView.as_view(), name="players"),
     path("e/<slug:slug>/players/import/", views.CsvImportView.as_view(), name="players_import"),

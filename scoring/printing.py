@@ -1,0 +1,107 @@
+"""The one renderer of the site's PDFs: an HTML template through WeasyPrint (PRODUCT.md §9).
+
+Every printable page is a template under ``templates/print/`` extending ``print/base.html``,
+which links ``static/css/print.css`` and sets the page size from the event (US Letter or A4).
+Static files are read from disk, never over the network: ``_StaticFetcher`` answers the
+stylesheet's URL and ``data:`` URIs and refuses every other one, so a PDF never waits on a web
+request.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import segno
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.http import content_disposition_header
+from weasyprint import HTML
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from tournament.models import PaperSize
+
+PAGE_SIZES = {PaperSize.LETTER: "letter", PaperSize.A4: "A4"}
+
+
+class _StaticFetcher(URLFetcher):
+    """Serve ``STATIC_URL`` paths from the static files on disk and ``data:`` URIs (the QR
+    codes); refuse anything else."""
+
+    def fetch(self, url, headers=None):
+        if url.startswith("data:"):
+            return super().fetch(url, headers)
+        path = urlsplit(url).path
+        prefix = urlsplit(settings.STATIC_URL).path
+        if not prefix.startswith("/"):
+            prefix = "/" + prefix
+        if not path.startswith(prefix):
+            raise ValueError(f"PDFs only load static files, not {url}")
+        name = path.removeprefix(prefix)
+        found = finders.find(name) or _collected(name)
+        if not found:
+            raise ValueError(f"No static file {name}")
+        content_type = mimetypes.guess_type(found)[0] or "application/octet-stream"
+        return URLFetcherResponse(
+            url, Path(found).read_bytes(), headers={"Content-Type": content_type}
+        )
+
+
+def _collected(name: str) -> str | None:
+    """A static file after collectstatic (production, where finders may be off)."""
+    try:
+        path = staticfiles_storage.path(name)
+    except NotImplementedError:  # pragma: no cover (a storage without local paths)
+        return None
+    return path if Path(path).is_file() else None
+
+
+def page_size(event) -> str:
+    """The CSS page size of an event's paper: ``letter`` (the default) or ``A4``."""
+    paper = getattr(event, "paper_size", PaperSize.LETTER)
+    return PAGE_SIZES.get(paper, PAGE_SIZES[PaperSize.LETTER])
+
+
+def render_pdf(
+    template_name: str,
+    context: dict,
+    request: HttpRequest | None = None,
+    *,
+    fits: Callable[[int], bool] | None = None,
+    scales: tuple[float, ...] = (1.0,),
+) -> bytes:
+    """The PDF of ``template_name`` rendered with ``context`` (its ``event`` sets the paper).
+
+    ``scales``, with ``fits(page_count)``, fit a document to a page count: each scale (given
+    to the template as ``scale``) is tried in turn until the laid-out pages fit; the last one
+    is kept whatever its count.
+    """
+    base_url = request.build_absolute_uri("/") if request is not None else "http://localhost/"
+    document = None
+    for scale in scales:
+        html = render_to_string(
+            template_name,
+            {**context, "page_size": page_size(context.get("event")), "scale": scale},
+            request=request,
+        )
+        document = HTML(string=html, base_url=base_url, url_fetcher=_StaticFetcher()).render()
+        if fits is None or fits(len(document.pages)):
+            break
+    return document.write_pdf()
+
+
+def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
+    """A PDF shown in the browser (inline), saved under ``filename`` if the user saves it."""
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = content_disposition_header(False, filename)
+    return response
+
+
+def qr_data_uri(url: str) -> str:
+    """A QR code of ``url`` as an SVG ``data:`` URI, for an ``<img>`` of any printed size."""
+    return segno.make(url, error="m").svg_data_uri()
