@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from django.http import Http404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
@@ -114,10 +115,24 @@ class TableSheetPdfView(SheetsPdfMixin, TableMixin, TemplateView):
 
 
 class StageSheetsPdfView(SheetsPdfMixin, TemplateView):
-    """Every score sheet of a stage in one PDF, one table a page."""
+    """Every score sheet of a stage in one PDF, one table a page; ``?tables=51-100`` for a block
+    of a large stage (the stage page links each block)."""
 
     def get_sheets(self):
-        return stage_sheets(self.stage)
+        sheets = stage_sheets(self.stage)
+        wanted = self.request.GET.get("tables")
+        if wanted is None:
+            return sheets
+        first, _, last = wanted.partition("-")
+        if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+            raise Http404("Give the tables as a range of numbers, e.g. ?tables=1-50.")
+        chosen = [s for s in sheets if int(first) <= s.table.number <= int(last)]
+        if not chosen:
+            raise Http404(f"This stage has no table numbered {first} to {last}.")
+        return chosen
+
+    def sheet_name(self) -> str:
+        return f"tables-{self.request.GET['tables']}" if "tables" in self.request.GET else "all"
 
 
 # -- lists ------------------------------------------------------------------------------------

@@ -105,3 +105,11 @@ def pdf_response(pdf: bytes, filename: str) -> HttpResponse:
 def qr_data_uri(url: str) -> str:
     """A QR code of ``url`` as an SVG ``data:`` URI, for an ``<img>`` of any printed size."""
     return segno.make(url, error="m").svg_data_uri()
+
+
+SHEETS_PER_PDF = 50  # about 10 seconds of WeasyPrint: well inside a server's request timeout
+
+
+def table_blocks(count: int, size: int = SHEETS_PER_PDF) -> list[tuple[int, int]]:
+    """Table numbers 1..count in blocks of ``size``: [(1, 50), (51, 100), ...]."""
+    return [(first, min(first + size - 1, count)) for first in range(1, count + 1, size)]

@@ -13,6 +13,7 @@ from scoring.advancement import correction_effects
 from scoring.forms import RoundForm
 from scoring.infraction_views import sheet_infractions
 from scoring.models import Round
+from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.services import RoundRejected, correct_round, record_round
 from scoring.sheets import stage_sheets, stage_standings, table_sheet
 from scoring.tables import StandingsTable
@@ -29,6 +30,8 @@ class StandingsView(StageMixin, TemplateView):
         table = StandingsTable(stage_standings(self.stage, sheets), order_by="place")
         RequestConfig(self.request, paginate=False).configure(table)
         ctx.update(table=table, sheets=sheets)
+        if len(sheets) > SHEETS_PER_PDF:  # one PDF of every sheet would take minutes: blocks
+            ctx["sheet_blocks"] = table_blocks(len(sheets))
         return ctx
 
 

@@ -478,3 +478,27 @@ def test_every_pdf_and_export_is_linked_from_its_page_and_opens(client, finished
                 "text/csv",
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             )
+
+
+def test_a_large_stage_prints_its_sheets_in_blocks_of_tables(client, director):
+    from pypdf import PdfReader
+
+    from scoring.printing import table_blocks
+
+    assert table_blocks(120) == [(1, 50), (51, 100), (101, 120)]
+    event = make_event(director)
+    make_players(event, count=12)
+    seat(event)
+    response = client.get(f"/e/{event.slug}/1/sheets.pdf?tables=2-3")
+    assert len(PdfReader(io.BytesIO(response.content)).pages) == 2
+    assert client.get(f"/e/{event.slug}/1/sheets.pdf?tables=x-3").status_code == 404
+    assert client.get(f"/e/{event.slug}/1/sheets.pdf?tables=7-9").status_code == 404
+
+
+def test_the_standings_page_links_sheet_blocks_for_a_large_stage(client, director):
+    event = make_event(director)
+    make_players(event, count=208)  # 52 tables of 4
+    seat(event)
+    page = client.get(f"/e/{event.slug}/1/").content.decode()
+    assert "sheets.pdf?tables=1-50" in page and "sheets.pdf?tables=51-52" in page
+    assert "All score sheets (PDF)" not in page
