@@ -191,14 +191,34 @@ def _next_number(event: Event) -> int:
     return (last or 0) + 1
 
 
+def _seated(stage: Stage) -> set[int]:
+    return set(stage.seats.values_list("player_id", flat=True))
+
+
 def sync_playoffs(event: Event) -> list[Stage]:
-    """Create the playoff stages the tie rules ask for and that do not exist yet."""
+    """Make the playoff stages match what the tie rules ask for now.
+
+    A playoff that is owed and missing is created; one not yet played that is no longer owed,
+    or owed between other players (after a correction), is removed. A played playoff that no
+    longer fits is left for the director: the results page names it.
+    """
     results = load_results(event)
-    created = []
+    unplayed = {
+        stage.pk: stage
+        for stage, sheets in results.sheets.items()
+        if stage.kind == StageKind.PLAYOFF and not any(s.rounds for s in sheets)
+    }
+    created, keep = [], set()
     for owed in results.owed:
         match = {"division": owed.division, "medal": owed.medal, "playoff_table": owed.table}
         existing = list(event.stages.filter(kind=StageKind.PLAYOFF, **match).order_by("number"))
-        if len(existing) >= owed.owed.round_number:
+        played = [s for s in existing if s.pk not in unplayed]
+        waiting = [s for s in existing if s.pk in unplayed]
+        if len(played) >= owed.owed.round_number:
+            continue
+        same = next((s for s in waiting if _seated(s) == set(owed.owed.players)), None)
+        if same is not None:
+            keep.add(same.pk)
             continue
         stage = Stage.objects.create(
             event=event,
@@ -213,6 +233,7 @@ def sync_playoffs(event: Event) -> list[Stage]:
             for i, pk in enumerate(owed.owed.players, start=1)
         )
         created.append(stage)
+    Stage.objects.filter(pk__in=set(unplayed) - keep).delete()
     return created
 
 

@@ -32,7 +32,11 @@ class ResultsMixin(EventMixin):
 def bracket(results):
     """Stages in play order, each with its tables: players with total, place and outcome."""
     medal_of = results.medal_of()
-    pending = {pk for o in results.owed for pk in o.owed.players}
+    final = results.final
+    pending: dict[int, set[int]] = {}  # stage id -> players whose outcome a playoff decides
+    for o in results.owed:
+        stage_id = o.table.stage_id if o.table is not None else final.pk
+        pending.setdefault(stage_id, set()).update(o.owed.players)
     out = []
     for stage in sorted(results.sheets, key=lambda s: s.number):
         tables = []
@@ -46,7 +50,7 @@ def bracket(results):
                     "place": places.get(p.pk) if sheet.rounds else None,
                     "advanced": adv is not None and p.pk in adv.advancing,
                     "medal": medal_of.get(p.pk) if stage.kind == StageKind.FINAL else None,
-                    "pending": p.pk in pending and stage.closed,
+                    "pending": p.pk in pending.get(stage.pk, ()),
                 }
                 for p in sorted(sheet.players, key=lambda p: sheet.totals.get(p.pk, 0))
             ]

@@ -35,12 +35,15 @@ def _check(sheet, engine: int, pips: dict[int, object]) -> dict[int, int]:
 
 
 @transaction.atomic
-def record_round(table: Table, pips: dict[int, object], user, engine: int | None = None) -> Round:
+def record_round(
+    table: Table, pips: dict[int, object], user, engine: int | None = None, late: bool = False
+) -> Round:
     """Save the next round of ``table``: a pip count for every seated player, all or nothing.
 
     ``engine`` is the engine the scorekeeper saw on the page; when another desk saved that round
     in the meantime, this one is refused rather than filed under the next engine. Once time is
-    called, only the round that ``tournament.clocks.entry_after_time`` leaves may be entered.
+    called, only the round that ``tournament.clocks.entry_after_time`` leaves may be entered,
+    unless a director vouches (``late``) that the round was finished before time but typed late.
     """
     table = _locked(table)
     sheet = table_sheet(table)
@@ -52,15 +55,17 @@ def record_round(table: Table, pips: dict[int, object], user, engine: int | None
     if table.stage.closed:
         raise RoundRejected(RoundErrors(whole=["This stage is closed."]))
     after_time = entry_after_time(sheet)
-    if after_time is not None and not after_time.may_enter:
+    if after_time is not None and not after_time.may_enter and not late:
         raise RoundRejected(RoundErrors(whole=[after_time.message]))
     if sheet.is_playoff:
         # A playoff is one round with the engine the director picks (default the highest).
         next_engine = sheet.rules.set if engine is None else engine
         if not 0 <= next_engine <= sheet.rules.set:
-            raise RoundRejected(RoundErrors(whole=[
-                f"The engine must be a double of the set, 0 to {sheet.rules.set}."
-            ]))
+            raise RoundRejected(
+                RoundErrors(
+                    whole=[f"The engine must be a double of the set, 0 to {sheet.rules.set}."]
+                )
+            )
     elif engine is not None and engine != next_engine:
         raise RoundRejected(
             RoundErrors(

@@ -64,6 +64,12 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             self._sheet = table_sheet(self.table)
         return self._sheet
 
+    @property
+    def late_entry(self) -> bool:
+        """Time was called and the rule allows no more rounds: only a director may add one
+        that was finished before time but entered late."""
+        return self.after_time is not None and not self.after_time.may_enter
+
     @cached_property
     def after_time(self):
         """What the table may still enter once time is called (None while it is not)."""
@@ -76,7 +82,7 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             return _("Every round of this table has been entered: the game is over.")
         if not self.sheet.players:
             return _("Nobody is seated at this table.")
-        if self.after_time is not None and not self.after_time.may_enter:
+        if self.late_entry and not self.is_director:
             return self.after_time.message
         return None
 
@@ -98,6 +104,7 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             closed_reason=self.closed_reason(),
             can_correct=self.is_director,
             after_time=self.after_time,
+            late_entry=self.late_entry and self.is_director,
         )
         return ctx
 
@@ -110,7 +117,11 @@ class EnterRoundView(LoginRequiredMixin, TableMixin, FormView):
             return self.form_invalid(form)
         try:
             saved = record_round(
-                self.table, form.cleaned_data["pips"], request.user, engine=form.engine
+                self.table,
+                form.cleaned_data["pips"],
+                request.user,
+                engine=form.engine,
+                late=self.late_entry and self.is_director,
             )
         except RoundRejected as rejected:
             for message in rejected.errors.whole:
@@ -144,11 +155,15 @@ class CorrectRoundView(DirectorRequiredMixin, TableMixin, FormView):
         return ctx
 
     def form_valid(self, form):
-        if self.stage.closed and not self.request.POST.get("confirm"):
-            # A closed stage's results are published: show what the correction changes first.
-            effects = correction_effects(self.get_round(), form.cleaned_data["pips"])
+        pips = form.cleaned_data["pips"]
+        previewed = ",".join(f"{pk}:{v}" for pk, v in sorted(pips.items()))
+        if self.stage.closed and self.request.POST.get("previewed") != previewed:
+            # A closed stage's results are published: show what these very pips change first.
+            effects = correction_effects(self.get_round(), pips)
             return self.render_to_response(
-                self.get_context_data(form=form, effects=effects, confirming=True)
+                self.get_context_data(
+                    form=form, effects=effects, confirming=True, previewed=previewed
+                )
             )
         try:
             changes = correct_round(

@@ -276,7 +276,7 @@ def test_correcting_a_closed_stage_shows_what_changes_and_needs_confirmation(
     assert a[0].name in before and a[1].name not in before
     assert a[1].name in after and a[0].name not in after
     assert not ScoreChange.objects.exists()
-    director_client.post(url, form | {"confirm": "1"})
+    director_client.post(url, form | {"previewed": response.context["previewed"]})
     change = ScoreChange.objects.get()
     assert (change.old_pips, change.new_pips, change.reason) == (9, 1, "Misread the sheet")
     advancing = load_results(game1.event).advancing(Stage.objects.get(pk=game1.pk))
@@ -319,8 +319,82 @@ def test_a_second_semifinal_gets_its_own_name(director_client, director):
 
 
 def test_the_final_is_never_seated_at_several_tables(director_client, director):
+    from tournament.seating import SeatingError
+
     event = short_event(director)
     make_players(event, count=8)
-    page = director_client.post(f"/director/e/{event.slug}/2/seat/", follow=True)
-    assert "The final is one table: 8 players need 2." in page.content.decode()
+    with pytest.raises(SeatingError, match="The final is one table: 8 players need 2."):
+        seat(event, stage_number=2)
     assert not Table.objects.exists()
+    page = director_client.post(f"/director/e/{event.slug}/2/seat/", follow=True)
+    assert "Final is seated from the advancers: close the previous stage first." in (
+        page.content.decode()
+    )
+
+
+def test_drawing_a_later_stage_again_keeps_its_own_players(director_client, game1):
+    t1, t2 = Table.objects.filter(stage=game1)
+    play_totals(t1, [3, 10, 20, 30])
+    play_totals(t2, [40, 12, 20, 30])
+    close(director_client, game1)
+    final = Stage.objects.get(event=game1.event, kind=StageKind.FINAL)
+    finalists = set(final.seats.values_list("player_id", flat=True))
+    director_client.post(f"/director/e/{game1.event.slug}/{final.number}/seat/")
+    assert set(final.seats.values_list("player_id", flat=True)) == finalists
+
+
+def test_a_correction_that_changes_a_tie_replaces_the_unplayed_playoff(director_client, final):
+    from scoring.models import Round as RoundModel
+    from scoring.models import ScoreChange
+
+    table = final.tables.get()
+    play_totals(table, dict(Ann=3, Bo=10, Cy=10, Di=30, Ed=40))
+    close(director_client, final)
+    assert medals(final.event)["silver"] == ("pending", ["Bo", "Cy"])
+    second = RoundModel.objects.get(table=table, number=2)
+    pips = {s.player_id: s.pips for s in second.scores.all()}
+    di = final.event.players.get(name="Di")
+    cy = final.event.players.get(name="Cy")
+    pips[di.pk] -= 20  # Di 10: Bo, Cy and Di now tie for second
+    url = f"/director/e/{final.event.slug}/{final.number}/table/1/round/2/correct/"
+    form = {f"p{pk}": v for pk, v in pips.items()} | {"reason": "Di's 20 was a 0"}
+    director_client.post(url, form | {"previewed": ""})  # not what was previewed: a preview
+    assert not ScoreChange.objects.exists()
+    preview = director_client.post(url, form)
+    director_client.post(url, form | {"previewed": preview.context["previewed"]})
+    playoffs = Stage.objects.filter(event=final.event, kind=StageKind.PLAYOFF)
+    assert [names(s.player for s in p.seats.all()) for p in playoffs] == [["Bo", "Cy", "Di"]]
+    assert cy.pk in {s.player_id for s in playoffs.get().seats.all()}
+    assert medals(final.event)["silver"] == ("pending", ["Bo", "Cy", "Di"])
+
+
+def test_a_confirmation_saves_only_the_pips_that_were_previewed(director_client, game1):
+    from scoring.models import ScoreChange
+
+    t1, t2 = Table.objects.filter(stage=game1)
+    a = play_totals(t1, [3, 10, 20, 30])
+    play_totals(t2, [40, 12, 20, 30])
+    close(director_client, game1)
+    url = f"/director/e/{game1.event.slug}/1/table/{t1.number}/round/2/correct/"
+    form = {f"p{p.pk}": v for p, v in zip(a, [3, 9, 19, 29], strict=True)} | {"reason": "x"}
+    preview = director_client.post(url, form | {f"p{a[2].pk}": 18})
+    edited = form | {f"p{a[1].pk}": 1, "previewed": preview.context["previewed"]}
+    again = director_client.post(url, edited)
+    assert again.context["confirming"] and not ScoreChange.objects.exists()
+
+
+def test_playoff_pending_shows_only_at_the_stage_the_playoff_decides(director_client, game1):
+    t1, t2 = Table.objects.filter(stage=game1)
+    for t in (t1, t2):
+        play_totals(t, [5, 5, 20, 30])
+    close(director_client, game1)
+    final = Stage.objects.get(event=game1.event, kind=StageKind.FINAL)
+    play_totals(final.tables.get(), [3, 3, 10, 12])  # tie for gold: a bronze playoff
+    close(director_client, final)
+    response = director_client.get(f"/e/{game1.event.slug}/bracket/")
+    pending = {
+        b["stage"].name: sorted(r["player"].name for t in b["tables"] for r in t["rows"]
+                                if r["pending"])
+        for b in response.context["bracket"]
+    }
+    assert pending["Game 1"] == [] and len(pending["Final"]) == 2

@@ -73,6 +73,15 @@ def table(seated):
     return Table.objects.get(stage=seated, number=1)
 
 
+@pytest.fixture
+def keeper_client(client, table):
+    """The table's scorekeeper: bound by time called (a director may enter a late round)."""
+    keeper = get_user_model().objects.create_user("desk-keeper")
+    table.scorekeepers.add(keeper)
+    client.force_login(keeper)
+    return client
+
+
 # -- the rule, as plain Python ----------------------------------------------------------------
 
 
@@ -227,13 +236,13 @@ def test_rounds_are_entered_while_the_clock_runs_or_is_paused(director_client, t
 
 
 @pytest.mark.django_db
-def test_finish_rule_the_round_in_progress_may_still_be_entered(director_client, table, director):
+def test_finish_rule_the_round_in_progress_may_still_be_entered(keeper_client, table, director):
     play(table, 3)  # 12-12, 11-11, 10-10 before time
     start_clock(table.stage, director, timezone.now() - 30 * MIN)
     call_time(table.stage, director)
     called = fresh(table.stage).time_called_at
 
-    page = text(director_client.get(entry_url(table)))
+    page = text(keeper_client.get(entry_url(table)))
     notice = (
         f"Time was called at {hhmm(called)}; the round in progress (9-9) may still be "
         "entered, no new round."
@@ -241,7 +250,7 @@ def test_finish_rule_the_round_in_progress_may_still_be_entered(director_client,
     assert notice in page
     assert "Round 9-9" in page and 'id="closed-reason"' not in page
 
-    response = director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]))
+    response = keeper_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]))
     assert response.status_code == 302
     assert [r.engine for r in table_sheet(table).rounds] == [12, 11, 10, 9]
 
@@ -249,10 +258,10 @@ def test_finish_rule_the_round_in_progress_may_still_be_entered(director_client,
         f"Time was called at {hhmm(called)} and the round that was in progress has been "
         "entered: no new round starts, so no more rounds can be entered."
     )
-    page = text(director_client.get(entry_url(table)))
+    page = text(keeper_client.get(entry_url(table)))
     assert 'id="closed-reason"' in page and refused in page
     assert 'id="round-form"' not in page
-    response = director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
+    response = keeper_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
     assert refused in text(response)
     with pytest.raises(RoundRejected, match="no more rounds can be entered"):
         record_round(table, a_round(table), director)
@@ -260,7 +269,7 @@ def test_finish_rule_the_round_in_progress_may_still_be_entered(director_client,
 
 
 @pytest.mark.django_db
-def test_void_rule_no_round_is_entered_after_time(director_client, table, director):
+def test_void_rule_no_round_is_entered_after_time(keeper_client, table, director):
     event = table.stage.event
     event.round_in_progress = "void"
     event.save()
@@ -273,9 +282,9 @@ def test_void_rule_no_round_is_entered_after_time(director_client, table, direct
         f"Time was called at {hhmm(called)}: under this event's rules the round in progress "
         "does not count, so no more rounds can be entered."
     )
-    page = text(director_client.get(entry_url(table)))
+    page = text(keeper_client.get(entry_url(table)))
     assert refused in page and 'id="round-form"' not in page
-    response = director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
+    response = keeper_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
     assert refused in text(response)
     with pytest.raises(RoundRejected, match="does not count"):
         record_round(table, a_round(table), director)
@@ -522,3 +531,20 @@ def test_an_untimed_clock_counts_up_and_time_can_still_be_called(client, untimed
     record_round(table, a_round(table), director)  # the round in progress
     with pytest.raises(RoundRejected, match="no more rounds can be entered"):
         record_round(table, a_round(table), director)
+
+
+@pytest.mark.django_db
+def test_a_director_may_enter_a_round_finished_before_time_but_typed_late(
+    director_client, table, director
+):
+    event = table.stage.event
+    event.round_in_progress = "void"
+    event.save()
+    play(table, 3)
+    start_clock(table.stage, director, timezone.now() - 30 * MIN)
+    call_time(table.stage, director)
+    page = text(director_client.get(entry_url(table)))
+    assert "As a director you may still enter a round that was finished before time" in page
+    assert 'id="round-form"' in page
+    assert director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6])).status_code == 302
+    assert Round.objects.filter(table=table).count() == 4

@@ -93,3 +93,19 @@ def test_only_the_event_directors_edit_it(client, event):
 def test_an_unknown_event_is_a_404(client):
     assert client.get("/e/no-such-event/").status_code == 404
     assert client.get("/e/no-such-event/9/table/1/").status_code == 404
+
+
+def test_rules_that_scores_depend_on_are_locked_once_a_round_is_entered(director_client, event):
+    from tests.factories import make_players, play, seat
+    from tournament.models import Table
+
+    make_players(event, count=4)
+    stage = seat(event)
+    play(Table.objects.get(stage=stage), 1)
+    form = {**NVSO_FORM, "name": event.name, "engines": "12, 11, 10"}
+    page = director_client.post(f"/director/e/{event.slug}/edit/", form).content.decode()
+    assert "Rounds have been entered under these rules: the engines cannot change now." in page
+    event.refresh_from_db()
+    assert len(event.engines) == 13
+    renamed = {**NVSO_FORM, "name": "Spring Games 2026", "venue": "Gym"}
+    assert director_client.post(f"/director/e/{event.slug}/edit/", renamed).status_code == 302

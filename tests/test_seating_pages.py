@@ -102,3 +102,39 @@ def test_seating_is_a_director_action(client, event):
     make_players(event, count=8)
     client.post(f"/director/e/{event.slug}/1/seat/")
     assert not Table.objects.exists()
+
+
+def test_a_move_that_leaves_a_table_too_small_is_refused(director_client, director):
+    event = make_event(director, table_size=3, tiles_drawn={"3": 15, "4": 15})
+    make_players(event, count=6)  # two tables of 3; a table of 2 cannot be dealt here
+    stage = seat(event)
+    mover = Seat.objects.filter(table__number=1).first()
+    target = Table.objects.get(stage=stage, number=2)
+    page = director_client.post(f"/director/e/{event.slug}/1/seat/",
+                                {"move": "1", "player": mover.player.pk, "table": target.pk},
+                                follow=True).content.decode()
+    assert "Table 1 would be left with 2 players, which this rule set cannot deal." in page
+    mover.refresh_from_db()
+    assert mover.table.number == 1
+
+
+def test_a_move_across_divisions_is_refused(director_client, event):
+    make_players(event, [f"A{i}" for i in range(4)], division="55-59")
+    make_players(event, [f"B{i}" for i in range(4)], division="60-64")
+    stage = seat(event)
+    mover = Seat.objects.get(player__name="A0")
+    other = Seat.objects.get(player__name="B0").table
+    page = director_client.post(f"/director/e/{event.slug}/1/seat/",
+                                {"move": "1", "player": mover.player.pk, "table": other.pk},
+                                follow=True).content.decode()
+    assert f"Table {other.number} plays in another division than A0." in page
+    mover.refresh_from_db()
+    assert mover.table != other and stage
+
+
+def test_check_in_ignores_ids_that_are_not_numbers(director_client, event):
+    make_players(event, ["Ann"], checked_in=False)
+    response = director_client.post(f"/director/e/{event.slug}/players/check-in/",
+                                    {"player": ["²", "9" * 23], "checked_in": "1"})
+    assert response.status_code == 302
+    assert not event.players.filter(checked_in=True).exists()

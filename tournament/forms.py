@@ -3,6 +3,7 @@ from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.models import Round
 from tournament.models import Event, Player, Table
 from tournament.rules import RuleSet, default_engines
 
@@ -128,7 +129,32 @@ class EventForm(forms.ModelForm):
             )
         data["engines"] = engines
         data["tiles_drawn"] = {str(k): v for k, v in sorted(data["tiles_drawn"].items())}
+        self.check_rules_in_play(data)
         return data
+
+    # Rules that the entered rounds depend on: their bounds, engines and deals.
+    LOCKED_IN_PLAY = {
+        "set_size": _("domino set"),
+        "engines": _("engines"),
+        "tiles_drawn": _("tiles drawn"),
+        "double_blank_points": _("double-blank points"),
+    }
+
+    def check_rules_in_play(self, data):
+        """Once a round has been entered, the rules its scores were checked against stay."""
+        event = self.instance
+        if event.pk is None or not Round.objects.filter(table__stage__event=event).exists():
+            return
+        changed = [
+            str(label)
+            for name, label in self.LOCKED_IN_PLAY.items()
+            if data[name] != getattr(event, name)
+        ]
+        if changed:
+            raise forms.ValidationError(
+                _("Rounds have been entered under these rules: the %(what)s cannot change now.")
+                % {"what": ", ".join(changed)}
+            )
 
 
 class PlayerForm(forms.ModelForm):

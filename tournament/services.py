@@ -106,6 +106,15 @@ def move_player(stage: Stage, player: Player, table: Table) -> Seat:
             "leave a player without scores."
         )
     rules = stage.event.rules
+    left_behind = Seat.objects.filter(table_id=seat.table_id).count() - 1
+    if left_behind and not rules.can_deal(left_behind):
+        raise SeatingError(
+            f"Table {seat.table.number} would be left with {left_behind} player"
+            f"{'s' if left_behind > 1 else ''}, which this rule set cannot deal."
+        )
+    divisions = set(table.seats.values_list("player__division", flat=True))
+    if divisions and divisions != {player.division}:
+        raise SeatingError(f"Table {table.number} plays in another division than {player}.")
     new_size = table.seats.count() + 1
     if not rules.can_deal(new_size):
         raise SeatingError(

@@ -1,5 +1,7 @@
 """Event, player and seating pages: public pages first, then the directors'."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.db.models import Count, Prefetch
@@ -11,7 +13,7 @@ from django.views.generic.edit import FormMixin
 
 from tournament.forms import CsvImportForm, EventForm, MovePlayerForm, PlayerForm
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin
-from tournament.models import Event, Seat
+from tournament.models import Event, Seat, StageKind
 from tournament.seating import SeatingError
 from tournament.services import create_event, import_players_csv, move_player, seat_stage
 
@@ -131,7 +133,9 @@ class CheckInView(DirectorRequiredMixin, EventMixin, TemplateView):
     def post(self, request, *args, **kwargs):
         checked_in = request.POST.get("checked_in") == "1"
         ids = request.POST.getlist("player") or [kwargs.get("pk")]
-        players = self.event.players.filter(pk__in=[i for i in ids if str(i).isdigit()])
+        players = self.event.players.filter(
+            pk__in=[i for i in ids if re.fullmatch(r"[0-9]{1,12}", str(i))]
+        )
         count = players.update(checked_in=checked_in)
         messages.success(
             request,
@@ -160,6 +164,18 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
 
     http_method_names = ["post"]
 
+    def players_to_draw(self):
+        """Game 1 draws the checked-in players; a later stage redraws only its own players."""
+        if self.stage.kind == StageKind.QUALIFYING:
+            return self.event.players.filter(checked_in=True)
+        seated = self.event.players.filter(seats__stage=self.stage)
+        if not seated.exists():
+            raise SeatingError(
+                _("%(s)s is seated from the advancers: close the previous stage first.")
+                % {"s": self.stage.name}
+            )
+        return seated
+
     def post(self, request, *args, **kwargs):
         try:
             if "move" in request.POST:
@@ -173,8 +189,7 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                     % {"p": form.cleaned_data["player"], "t": form.cleaned_data["table"].number},
                 )
             else:
-                players = self.event.players.filter(checked_in=True)
-                tables = seat_stage(self.stage, players)
+                tables = seat_stage(self.stage, self.players_to_draw())
                 messages.success(request, _("%(n)s tables drawn.") % {"n": len(tables)})
         except SeatingError as error:
             messages.error(request, str(error))
