@@ -38,8 +38,8 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from scoring.advancement import compute_results
-from scoring.infractions import _engine_error
+from scoring.advancement import ADVANCING_KINDS, compute_results, table_division
+from scoring.infractions import _engine_error  # private, but the one check: make it public
 from scoring.models import (
     Infraction,
     InfractionAction,
@@ -78,7 +78,6 @@ from tournament.services import unique_slug
 FORMAT = "mexican-train-event"
 VERSION = 1
 SMALL_MAX = 32767  # the largest PositiveSmallIntegerField value (table numbers, minutes)
-ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
 
 def _max_length(model: type[Model], name: str) -> int:
@@ -988,15 +987,19 @@ class _Validator(_Reader):
         return players
 
     def table_division(self, players: list[str], where: str) -> str | None:
-        divisions = {self.divisions[p] for p in players}
-        if len(divisions) > 1:
+        """The table's division as the site reads it (``advancement.table_division``); None
+        when no player is seated, or when they mix divisions (an error)."""
+        if len({self.divisions[p] for p in players}) > 1:
             shown = ", ".join(
                 f"{p} in {json.dumps(self.divisions[p]) if self.divisions[p] else 'no division'}"
                 for p in players
             )
             self.error(where, f"a table never mixes divisions: {shown}")
             return None
-        return divisions.pop() if divisions else None
+        if not players:
+            return None
+        seated = [Player(division=self.divisions[p]) for p in players]
+        return table_division(TableSheet(table=Table(), rules=self.rules, players=seated))
 
     def table_size(self, players: list[str], where: str) -> None:
         if self.rules is None or not players:

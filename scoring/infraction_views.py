@@ -1,6 +1,8 @@
 """Infraction pages (PRODUCT.md §8): log one at the table, the director's log and changes,
 and a player's page. The writes are scoring/infractions.py's."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -40,7 +42,7 @@ def sheet_infractions(request, sheet: TableSheet, can_score: bool, is_director: 
     if can_log(sheet, can_score, is_director):
         ctx["infraction_form"] = InfractionForm(sheet=sheet)
     logged = request.GET.get("logged", "")
-    if can_score and logged.isdigit():
+    if can_score and re.fullmatch(r"[0-9]{1,18}", logged):  # not str.isdigit(): "²" is a digit
         for infraction in sheet.infractions:
             if infraction.pk == int(logged):
                 ctx["logged"] = logged_alert(sheet, infraction)

@@ -8,9 +8,10 @@ through the one exporter, ``scoring.exports`` (django-tables2's ``TableExport``)
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
@@ -25,7 +26,7 @@ from scoring.exports import (
     round_score_rows,
     table_export,
 )
-from scoring.printing import pdf_response, qr_data_uri, render_pdf
+from scoring.printing import SHEETS_PER_PDF, pdf_response, qr_data_uri, render_pdf, table_blocks
 from scoring.result_views import BracketView, ResultsView
 from scoring.sheets import TableSheet, stage_sheets, stage_standings, table_sheet
 from scoring.tables import StandingsTable
@@ -114,25 +115,66 @@ class TableSheetPdfView(SheetsPdfMixin, TableMixin, TemplateView):
         return f"table-{self.table.number}"
 
 
+class TooManySheets(Exception):
+    """A request for more score sheets than one PDF renders in time; the message says how to
+    ask for them instead."""
+
+
+_TABLE_RANGE = re.compile(r"([0-9]{1,6})-([0-9]{1,6})")  # ASCII digits only: "²".isdigit()
+
+
 class StageSheetsPdfView(SheetsPdfMixin, TemplateView):
     """Every score sheet of a stage in one PDF, one table a page; ``?tables=51-100`` for a block
-    of a large stage (the stage page links each block)."""
+    of a large stage (the stage page links each block). At most ``SHEETS_PER_PDF`` sheets a
+    PDF: a larger stage, or a wider range, is refused with the blocks to ask for."""
 
-    def get_sheets(self):
-        sheets = stage_sheets(self.stage)
+    def get(self, request, *args, **kwargs):
+        try:
+            return super().get(request, *args, **kwargs)
+        except TooManySheets as refusal:
+            return HttpResponseBadRequest(str(refusal), content_type="text/plain; charset=utf-8")
+
+    def wanted(self) -> tuple[int, int] | None:
+        """The ``?tables=first-last`` asked for (None: every table); 404 when malformed."""
         wanted = self.request.GET.get("tables")
         if wanted is None:
-            return sheets
-        first, _, last = wanted.partition("-")
-        if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+            return None
+        match = _TABLE_RANGE.fullmatch(wanted)
+        if not match or int(match[1]) > int(match[2]):
             raise Http404("Give the tables as a range of numbers, e.g. ?tables=1-50.")
-        chosen = [s for s in sheets if int(first) <= s.table.number <= int(last)]
+        first, last = int(match[1]), int(match[2])
+        if last - first + 1 > SHEETS_PER_PDF:
+            raise TooManySheets(
+                f"Ask for at most {SHEETS_PER_PDF} tables at a time, "
+                f"e.g. ?tables={first}-{first + SHEETS_PER_PDF - 1}."
+            )
+        return first, last
+
+    def get_sheets(self):
+        wanted = self.wanted()
+        sheets = stage_sheets(self.stage)
+        if wanted is None:
+            if len(sheets) > SHEETS_PER_PDF:
+                raise TooManySheets(self.blocks_text(len(sheets)))
+            return sheets
+        first, last = wanted
+        chosen = [s for s in sheets if first <= s.table.number <= last]
         if not chosen:
             raise Http404(f"This stage has no table numbered {first} to {last}.")
         return chosen
 
+    def blocks_text(self, count: int) -> str:
+        """The refusal of a whole large stage: the blocks of tables to ask for, one a line."""
+        blocks = "\n".join(
+            f"{self.request.path}?tables={first}-{last}" for first, last in table_blocks(count)
+        )
+        return (
+            f"This stage has {count} tables: ask for them {SHEETS_PER_PDF} at a time:\n{blocks}\n"
+        )
+
     def sheet_name(self) -> str:
-        return f"tables-{self.request.GET['tables']}" if "tables" in self.request.GET else "all"
+        wanted = self.wanted()
+        return "all" if wanted is None else f"tables-{wanted[0]}-{wanted[1]}"
 
 
 # -- lists ------------------------------------------------------------------------------------
@@ -197,27 +239,30 @@ def bracket_lines(bracket, size: float) -> float:
     return lines
 
 
-def bracket_sizes(bracket) -> tuple[float, ...]:
-    """The type sizes worth trying: from the largest the estimate says fits, smaller after."""
-    for i, size in enumerate(BRACKET_SIZES):
-        if bracket_lines(bracket, size) * _LINE * size <= _PAGE_HEIGHT:
-            return BRACKET_SIZES[i:]
-    return BRACKET_SIZES[-1:]
+def bracket_size(bracket, pages: int = 1) -> float:
+    """The largest type size the estimate says fits the page, or ``pages`` times less room
+    (after a render at the estimate's size took that many pages); the smallest else."""
+    for size in BRACKET_SIZES:
+        if bracket_lines(bracket, size) * _LINE * size * pages <= _PAGE_HEIGHT:
+            return size
+    return BRACKET_SIZES[-1]
 
 
 class BracketPdfView(PdfMixin, BracketView):
-    """The bracket of the whole event on one landscape page."""
+    """The bracket of the whole event on one landscape page: rendered once at the size the
+    estimate picks, and once more, smaller, only if that took more than one page."""
 
     template_name = "print/bracket.html"
 
     def render_pdf(self, context) -> bytes:
-        return render_pdf(
-            self.template_name,
-            context,
-            self.request,
-            fits=lambda pages: pages == 1,
-            scales=bracket_sizes(context["bracket"]),
-        )
+        bracket = context["bracket"]
+        size = bracket_size(bracket)
+
+        def refit(pages: int) -> float | None:
+            smaller = bracket_size(bracket, pages)
+            return smaller if pages > 1 and smaller < size else None
+
+        return render_pdf(self.template_name, context, self.request, scale=size, refit=refit)
 
     def get_filename(self) -> str:
         return f"{self.event.slug}-bracket.pdf"

@@ -72,27 +72,32 @@ def render_pdf(
     context: dict,
     request: HttpRequest | None = None,
     *,
-    fits: Callable[[int], bool] | None = None,
-    scales: tuple[float, ...] = (1.0,),
+    scale: float = 1.0,
+    refit: Callable[[int], float | None] | None = None,
 ) -> bytes:
     """The PDF of ``template_name`` rendered with ``context`` (its ``event`` sets the paper).
 
-    ``scales``, with ``fits(page_count)``, fit a document to a page count: each scale (given
-    to the template as ``scale``) is tried in turn until the laid-out pages fit; the last one
-    is kept whatever its count.
+    ``scale`` is given to the template as ``scale``. ``refit(page_count)``, when given, is
+    asked once about the laid-out pages: it answers None to keep them, or another scale to
+    render at once more (kept whatever its count). So a PDF is rendered at most twice.
     """
-    base_url = request.build_absolute_uri("/") if request is not None else "http://localhost/"
-    document = None
-    for scale in scales:
-        html = render_to_string(
-            template_name,
-            {**context, "page_size": page_size(context.get("event")), "scale": scale},
-            request=request,
-        )
-        document = HTML(string=html, base_url=base_url, url_fetcher=_StaticFetcher()).render()
-        if fits is None or fits(len(document.pages)):
-            break
+    document = _layout(template_name, context, request, scale)
+    if refit is not None:
+        again = refit(len(document.pages))
+        if again is not None:
+            document = _layout(template_name, context, request, again)
     return document.write_pdf()
+
+
+def _layout(template_name: str, context: dict, request: HttpRequest | None, scale: float):
+    """The laid-out WeasyPrint document of the template at ``scale``."""
+    base_url = request.build_absolute_uri("/") if request is not None else "http://localhost/"
+    html = render_to_string(
+        template_name,
+        {**context, "page_size": page_size(context.get("event")), "scale": scale},
+        request=request,
+    )
+    return HTML(string=html, base_url=base_url, url_fetcher=_StaticFetcher()).render()
 
 
 def pdf_response(pdf: bytes, filename: str) -> HttpResponse:

@@ -367,6 +367,14 @@ def test_a_table_never_mixes_divisions():
     )
 
 
+def test_the_file_is_read_by_the_sites_own_rules_not_copies_of_them():
+    """Which stages advance players and a table's division are advancement.py's, one place."""
+    from scoring import advancement
+
+    assert eventfile.ADVANCING_KINDS is advancement.ADVANCING_KINDS
+    assert eventfile.table_division is advancement.table_division
+
+
 # -- stages ---------------------------------------------------------------------------------------
 
 

@@ -350,18 +350,19 @@ def test_the_bracket_is_one_landscape_page_with_every_stage(client, finished):
     assert "GOLD" in text and "ADVANCES" in text
 
 
-def test_a_big_events_bracket_still_fits_one_page(client, director):
+@pytest.mark.parametrize("tables", [40, 250])
+def test_a_big_events_bracket_still_fits_one_page(client, director, tables):
     event = make_event(director, slug="big", paper_size="a4")
-    make_players(event, names=[f"Player {i:03d} {LONG}" for i in range(1, 161)])
+    make_players(event, names=[f"Player {i:04d} {LONG}" for i in range(1, 4 * tables + 1)])
     stage = seat(event)
-    assert stage.tables.count() == 40
+    assert stage.tables.count() == tables
     pdf = pdf_of(client.get("/e/big/bracket.pdf"))
     reader = PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 1
     box = reader.pages[0].mediabox
     assert (round(box.width), round(box.height)) == (842, 595)  # A4, landscape
     text = squash(reader.pages[0].extract_text())
-    assert "Table40" in text and "Player160" in text
+    assert f"Table{tables}" in text and f"Player{4 * tables:04d}" in text
 
 
 def test_the_paper_is_the_events_letter_by_default_a4_as_a_setting(client, played):
@@ -502,3 +503,77 @@ def test_the_standings_page_links_sheet_blocks_for_a_large_stage(client, directo
     page = client.get(f"/e/{event.slug}/1/").content.decode()
     assert "sheets.pdf?tables=1-50" in page and "sheets.pdf?tables=51-52" in page
     assert "All score sheets (PDF)" not in page
+
+
+@pytest.fixture
+def huge_stage(director):
+    """A stage of 52 tables: more than one PDF renders in time."""
+    event = make_event(director, slug="huge")
+    make_players(event, count=208)
+    return seat(event)
+
+
+@pytest.mark.parametrize("kind", ["sheets.pdf", "blank-sheets.pdf"])
+def test_a_large_stages_sheets_are_refused_whole_with_the_blocks_to_ask_for(
+    client, huge_stage, kind
+):
+    from scoring.printing import SHEETS_PER_PDF
+
+    assert huge_stage.tables.count() == 52 > SHEETS_PER_PDF
+    response = client.get(url(huge_stage, kind))
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/plain")
+    assert response.content.decode().splitlines() == [
+        "This stage has 52 tables: ask for them 50 at a time:",
+        f"/e/huge/1/{kind}?tables=1-50",
+        f"/e/huge/1/{kind}?tables=51-52",
+    ]
+
+
+@pytest.mark.parametrize("tables", ["1-51", "2-52", "1-999999"])
+def test_a_range_wider_than_one_pdf_is_refused(client, huge_stage, played, tables):
+    for stage in (huge_stage, played):  # however many tables the stage has
+        response = client.get(url(stage, "blank-sheets.pdf"), {"tables": tables})
+        assert response.status_code == 400
+        assert "at most 50 tables at a time" in response.content.decode()
+    response = client.get(url(huge_stage, "blank-sheets.pdf"), {"tables": "3-52"})
+    assert len(PdfReader(io.BytesIO(pdf_of(response))).pages) == 50
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """The page counts of every WeasyPrint layout made, in order."""
+    from scoring import printing
+
+    counts = []
+    real = printing.HTML
+
+    class Counted:
+        def __init__(self, **kwargs):
+            self.html = real(**kwargs)
+
+        def render(self):
+            document = self.html.render()
+            counts.append(len(document.pages))
+            return document
+
+    monkeypatch.setattr(printing, "HTML", Counted)
+    return counts
+
+
+def test_the_bracket_is_laid_out_once_at_the_estimated_size(client, finished, renders):
+    assert len(PdfReader(io.BytesIO(pdf_of(client.get("/e/autumn/bracket.pdf")))).pages) == 1
+    assert renders == [1]
+
+
+def test_a_wrong_bracket_estimate_costs_one_more_layout_at_most(
+    client, director, renders, monkeypatch
+):
+    from scoring import print_views
+
+    monkeypatch.setattr(print_views, "_PAGE_HEIGHT", 520.0 * 4)  # the estimate: far too big
+    event = make_event(director, slug="big")
+    make_players(event, names=[f"Player {i:03d} {LONG}" for i in range(1, 49)])
+    seat(event)
+    pdf_of(client.get("/e/big/bracket.pdf"))
+    assert len(renders) == 2 and renders[0] > renders[1]  # not one layout per type size
