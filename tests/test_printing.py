@@ -503,6 +503,8 @@ def test_the_standings_page_links_sheet_blocks_for_a_large_stage(client, directo
     page = client.get(f"/e/{event.slug}/1/").content.decode()
     assert "sheets.pdf?tables=1-50" in page and "sheets.pdf?tables=51-52" in page
     assert "All score sheets (PDF)" not in page
+    seating = client.get(f"/e/{event.slug}/1/seating/").content.decode()
+    assert "blank-sheets.pdf?tables=51-52" in seating
 
 
 @pytest.fixture

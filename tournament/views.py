@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 from django.views.generic.edit import FormMixin
 
+from scoring.printing import SHEETS_PER_PDF, table_blocks
 from tournament.forms import CsvImportForm, EventForm, MovePlayerForm, PlayerForm
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin
 from tournament.models import Event, Seat, StageKind
@@ -70,6 +71,8 @@ class SeatingView(StageMixin, TemplateView):
         for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
             tables.setdefault(seat.table.number, []).append(seat)
         ctx["tables"] = sorted(tables.items())
+        if len(tables) > SHEETS_PER_PDF:
+            ctx["sheet_blocks"] = table_blocks(len(tables))
         if self.is_director:
             ctx["move_form"] = MovePlayerForm(stage=self.stage)
             ctx["checked_in_count"] = self.event.players.filter(checked_in=True).count()
