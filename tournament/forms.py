@@ -205,3 +205,28 @@ class MovePlayerForm(forms.Form):
         self.fields["player"].queryset = Player.objects.filter(seats__stage=stage)
         self.fields["table"].queryset = Table.objects.for_stage(stage)
         self.fields["table"].label_from_instance = lambda t: _("Table %(n)s") % {"n": t.number}
+
+
+class ScorekeeperForm(forms.Form):
+    """Give a scorekeeper tables of an open stage; a new username gets a login."""
+
+    username = forms.CharField(label=_("Scorekeeper's username"), max_length=150)
+    tables = forms.ModelMultipleChoiceField(
+        queryset=Table.objects.none(), label=_("Tables"), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tables"].queryset = (
+            Table.objects.filter(stage__event=event, stage__closed=False)
+            .select_related("stage")
+            .order_by("stage__number", "number")
+        )
+        self.fields["tables"].label_from_instance = lambda t: f"{t.stage.name} · {t.number}"
+
+    def clean_username(self):
+        from django.contrib.auth.validators import UnicodeUsernameValidator
+
+        username = self.cleaned_data["username"].strip()
+        UnicodeUsernameValidator()(username)
+        return username

@@ -179,3 +179,27 @@ def import_players_csv(event: Event, text: str) -> CsvResult:
         return CsvResult(errors=errors)
     Player.objects.bulk_create(players)
     return CsvResult(created=len(players))
+
+
+@transaction.atomic
+def assign_scorekeeper(username: str, tables) -> tuple[object, str | None]:
+    """Give ``tables`` to the scorekeeper ``username``; a new one gets a login.
+
+    Returns the user and, for a new login, its password (shown once to the director).
+    """
+    import secrets
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user, created = get_user_model().objects.get_or_create(username=username)
+    password = None
+    if created:
+        password = secrets.token_urlsafe(9)
+        user.set_password(password)
+        user.save()
+        group, _ = Group.objects.get_or_create(name="Scorekeepers")
+        user.groups.add(group)
+    for table in tables:
+        table.scorekeepers.add(user)
+    return user, password

@@ -119,6 +119,9 @@ STORAGES = {
     },
 }
 
+# Messages may carry a new scorekeeper's password: keep them server-side, not in a cookie.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

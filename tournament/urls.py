@@ -83,6 +83,7 @@ directors = [
     path("e/<slug:slug>/players/", views.PlayersView.as_view(), name="players"),
     path("e/<slug:slug>/players/import/", views.CsvImportView.as_view(), name="players_import"),
     path("e/<slug:slug>/players/check-in/", views.CheckInView.as_view(), name="check_in"),
+    path("e/<slug:slug>/scorekeepers/", views.ScorekeepersView.as_view(), name="scorekeepers"),
     path("e/<slug:slug>/<int:stage>/seat/", views.SeatStageView.as_view(), name="seat_stage"),
     path(
         "e/<slug:slug>/<int:stage>/clock/",

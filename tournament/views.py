@@ -12,11 +12,23 @@ from django.views.generic import CreateView, FormView, ListView, TemplateView, U
 from django.views.generic.edit import FormMixin
 
 from scoring.printing import SHEETS_PER_PDF, table_blocks
-from tournament.forms import CsvImportForm, EventForm, MovePlayerForm, PlayerForm
+from tournament.forms import (
+    CsvImportForm,
+    EventForm,
+    MovePlayerForm,
+    PlayerForm,
+    ScorekeeperForm,
+)
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin
-from tournament.models import Event, Seat, StageKind
+from tournament.models import Event, Seat, StageKind, Table
 from tournament.seating import SeatingError
-from tournament.services import create_event, import_players_csv, move_player, seat_stage
+from tournament.services import (
+    assign_scorekeeper,
+    create_event,
+    import_players_csv,
+    move_player,
+    seat_stage,
+)
 
 # -- public -----------------------------------------------------------------------------------
 
@@ -197,3 +209,43 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
         except SeatingError as error:
             messages.error(request, str(error))
         return redirect("seating", self.event.slug, self.stage.number)
+
+
+class ScorekeepersView(DirectorRequiredMixin, EventMixin, FormView):
+    """Who keeps the score of which table: a director gives tables to scorekeepers."""
+
+    template_name = "tournament/scorekeepers.html"
+    form_class = ScorekeeperForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "event": self.event}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        keepers: dict = {}
+        tables = Table.objects.filter(stage__event=self.event).select_related("stage")
+        for table in tables.prefetch_related("scorekeepers").order_by("stage__number", "number"):
+            for user in table.scorekeepers.all():
+                keepers.setdefault(user.get_username(), []).append(table)
+        ctx["keepers"] = sorted(keepers.items())
+        return ctx
+
+    def form_valid(self, form):
+        user, password = assign_scorekeeper(
+            form.cleaned_data["username"], form.cleaned_data["tables"]
+        )
+        if password:
+            messages.success(
+                self.request,
+                _(
+                    "Login created for %(u)s, password %(p)s: give it to them now, it is not "
+                    "shown again."
+                )
+                % {"u": user.get_username(), "p": password},
+            )
+        messages.success(
+            self.request,
+            _("%(u)s keeps the score of %(n)s table(s).")
+            % {"u": user.get_username(), "n": len(form.cleaned_data["tables"])},
+        )
+        return redirect("scorekeepers", self.event.slug)
