@@ -1,8 +1,8 @@
 """Load the demo event (idempotent: an existing demo event is left as it is).
 
-The demo is an event file (tournament/data/demo-event.json): 18 players seated at the five
-tables of Game 1, with its first rounds played and two infractions logged. It is read by the
-same importer as any event file, so the demo is also a check that the importer works.
+The demo is one of the example event files, tests/data/demo-event.json: 18 players seated at
+the five tables of Game 1, with its first rounds played and two infractions logged. It is read
+by the same importer as any event file, so the demo is also a check that the importer works.
 """
 
 from pathlib import Path
@@ -14,7 +14,7 @@ from scoring.eventfile import import_event
 from tournament.models import Event
 
 DEMO_SLUG = "demo"
-DEMO_FILE = Path(__file__).resolve().parents[2] / "data" / "demo-event.json"
+DEMO_FILE = Path(__file__).resolve().parents[3] / "tests" / "data" / "demo-event.json"
 
 
 class Command(BaseCommand):
