@@ -1,5 +1,6 @@
 """Score sheets, standings and round entry."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -29,7 +30,7 @@ class StandingsView(StageMixin, TemplateView):
         sheets = stage_sheets(self.stage)
         table = StandingsTable(stage_standings(self.stage, sheets), order_by="place")
         RequestConfig(self.request, paginate=False).configure(table)
-        ctx.update(table=table, sheets=sheets)
+        ctx.update(table=table, sheets=sheets, live_refresh=settings.LIVE_REFRESH_SECONDS)
         if len(sheets) > SHEETS_PER_PDF:  # one PDF of every sheet would take minutes: blocks
             ctx["sheet_blocks"] = table_blocks(len(sheets))
         return ctx
@@ -41,6 +42,7 @@ class TableSheetView(TableMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["sheet"] = table_sheet(self.table)
+        ctx["live_refresh"] = settings.LIVE_REFRESH_SECONDS
         ctx["can_score"] = self.table.can_score(self.request.user)
         ctx.update(
             sheet_infractions(self.request, ctx["sheet"], ctx["can_score"], self.is_director)

@@ -156,3 +156,15 @@ def test_the_public_table_sheet_shows_the_grid_on_a_phone(site, pages):
     box = grid.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     page.screenshot(path=b.artifact("table-phone.png"), full_page=True)
+
+
+def test_public_standings_update_themselves(site, pages, settings):
+    settings.LIVE_REFRESH_SECONDS = 1
+    page = pages()
+    page.goto(f"{site['url']}/e/spring/1/")
+    table = site["table1"]
+    players = seated(table)
+    record_round(table, dict(zip([p.pk for p in players], [0, 7, 8, 9], strict=True)), None)
+    row = page.locator("#standings tr", has_text=players[3].name)
+    expect(row.locator("td").nth(4)).to_have_text("9", timeout=10_000)  # its total
+    expect(page.locator("#live-tables")).to_contain_text("1 round", timeout=10_000)

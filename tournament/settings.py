@@ -122,6 +122,9 @@ STORAGES = {
 # Messages may carry a new scorekeeper's password: keep them server-side, not in a cookie.
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
+# Public standings and table sheets refresh themselves this often (seconds).
+LIVE_REFRESH_SECONDS = int(os.environ.get("LIVE_REFRESH_SECONDS", "30"))
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
