@@ -100,9 +100,25 @@ def main(argv=None) -> int:
                 f" (median of {args.repeat})"
             )
 
+        from scoring.printing import table_blocks
+
+        blocks = table_blocks(stage.tables.count())
+        for what, pdf in [
+            ("all score sheets, filled (PDF)", "sheets.pdf"),
+            ("all score sheets, blank (PDF)", "blank-sheets.pdf"),
+        ]:
+            # A stage's sheets are served 50 tables a request: time every block, add them up.
+            runs = [timed(client, f"{base}{pdf}?tables={a}-{b}") for a, b in blocks]
+            seconds = sum(r[0] for r in runs)
+            pages = sum(pdf_pages(r[1].content) for r in runs)
+            print(
+                f"{what:38} {seconds:8.3f} {max(r[2] for r in runs):8d}  "
+                f"{sum(len(r[1].content) for r in runs) / 1024:.0f} KiB, {pages} page(s) in "
+                f"{len(runs)} request(s), {1000 * seconds / pages:.0f} ms a page, "
+                f"slowest request {max(r[0] for r in runs):.1f} s"
+            )
+
         for what, path in [
-            ("all score sheets, filled (PDF)", f"{base}sheets.pdf"),
-            ("all score sheets, blank (PDF)", f"{base}blank-sheets.pdf"),
             ("standings (PDF)", f"{base}standings.pdf"),
             ("seating list (PDF)", f"{base}seating.pdf"),
             ("bracket, one page (PDF)", f"/e/{stage.event.slug}/bracket.pdf"),
