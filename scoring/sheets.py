@@ -7,6 +7,7 @@ is tournament/rules.py's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from scoring import penalties
 from scoring.models import Infraction, Score
@@ -20,6 +21,7 @@ class SheetRound:
     engine: int
     pips: dict[int, int]  # player id -> pips
     totals: dict[int, int]  # running totals after this round
+    entered_at: datetime | None = None  # when it was saved (what counts once time is called)
 
 
 @dataclass
@@ -61,8 +63,9 @@ class TableSheet:
 
     def with_round(self, number: int, pips: dict[int, int]) -> TableSheet:
         """This sheet as it would be with round ``number``'s pips replaced (a correction)."""
-        rounds = {r.number: (r.engine, dict(r.pips)) for r in self.rounds}
-        rounds[number] = (rounds[number][0], dict(pips))
+        rounds = {r.number: (r.engine, dict(r.pips), r.entered_at) for r in self.rounds}
+        engine, _, entered_at = rounds[number]
+        rounds[number] = (engine, dict(pips), entered_at)
         return _build_sheet(self.table, self.rules, self.players, rounds, self.infractions)
 
     def columns(self):
@@ -96,26 +99,32 @@ class TableSheet:
         return out
 
 
-def _rounds_by_table(scores) -> dict[int, dict[int, tuple[int, dict[int, int]]]]:
-    """table id -> round number -> (engine, {player id: pips})."""
-    out: dict[int, dict[int, tuple[int, dict[int, int]]]] = {}
-    for table_id, number, engine, player_id, pips in scores:
-        out.setdefault(table_id, {}).setdefault(number, (engine, {}))[1][player_id] = pips
+def _rounds_by_table(scores) -> dict[int, dict[int, tuple[int, dict[int, int], datetime]]]:
+    """table id -> round number -> (engine, {player id: pips}, entered at)."""
+    out: dict[int, dict[int, tuple[int, dict[int, int], datetime]]] = {}
+    for table_id, number, engine, entered_at, player_id, pips in scores:
+        round_ = out.setdefault(table_id, {}).setdefault(number, (engine, {}, entered_at))
+        round_[1][player_id] = pips
     return out
 
 
 def _build_sheet(table, rules, players, rounds, infractions=()) -> TableSheet:
     ordered = [rounds[n] for n in sorted(rounds)]
-    running = running_totals([pips for _, pips in ordered])
+    running = running_totals([pips for _, pips, _ in ordered])
     sheet = TableSheet(table=table, rules=rules, players=players, infractions=list(infractions))
-    for number, (engine, pips), totals in zip(sorted(rounds), ordered, running, strict=True):
-        sheet.rounds.append(SheetRound(number, engine, pips, totals))
+    for number, (engine, pips, at), totals in zip(sorted(rounds), ordered, running, strict=True):
+        sheet.rounds.append(SheetRound(number, engine, pips, totals, at))
     return sheet
 
 
 def _score_rows(**filters):
     return Score.objects.filter(**filters).values_list(
-        "round__table_id", "round__number", "round__engine", "player_id", "pips"
+        "round__table_id",
+        "round__number",
+        "round__engine",
+        "round__entered_at",
+        "player_id",
+        "pips",
     )
 
 

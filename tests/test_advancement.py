@@ -398,3 +398,27 @@ def test_playoff_pending_shows_only_at_the_stage_the_playoff_decides(director_cl
         for b in response.context["bracket"]
     }
     assert pending["Game 1"] == [] and len(pending["Final"]) == 2
+
+
+def test_the_close_page_after_time_is_called_uses_a_fixed_number_of_queries(
+    director_client, director
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.clocks import call_time, start_clock
+
+    counts = []
+    for size in (8, 40):
+        event = short_event(director)
+        make_players(event, count=size)
+        game1 = seat(event)
+        for t in Table.objects.filter(stage=game1):
+            record_round(t, {s.player_id: i for i, s in enumerate(t.seats.all())}, None)
+        start_clock(game1, director)
+        call_time(game1, director)
+        with CaptureQueriesContext(connection) as queries:
+            page = director_client.get(advance_url(game1))
+        assert "These tables still have rounds to play" in page.content.decode()
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

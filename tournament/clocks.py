@@ -156,7 +156,7 @@ def entry_after_time(sheet, now: datetime | None = None) -> TimeCalledEntry | No
     called_at = stage_clock(stage).effective_time_called_at(now or timezone.now())
     if called_at is None:
         return None
-    before = sheet.table.rounds.filter(entered_at__lte=called_at).count()
+    before = sum(1 for r in sheet.rounds if r.entered_at <= called_at)
     rules = sheet.rules
     return TimeCalledEntry(
         called_at=called_at,
