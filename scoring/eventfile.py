@@ -39,7 +39,7 @@ from django.db.models import Model
 from django.utils import timezone
 
 from scoring.advancement import ADVANCING_KINDS, compute_results, table_division
-from scoring.infractions import _engine_error  # private, but the one check: make it public
+from scoring.infractions import engine_error
 from scoring.models import (
     Infraction,
     InfractionAction,
@@ -1171,7 +1171,7 @@ class _Validator(_Reader):
             player = self.get(infraction, at, "player", self.seated, table.players)
             engine = self.get(infraction, at, "engine", self.integer)
             if _ok(engine) and self.rules is not None:
-                why = _engine_error(sheet, engine)
+                why = engine_error(sheet, engine)
                 if why:
                     self.error(_at(at, "engine"), why)
                     engine = BAD

@@ -40,7 +40,7 @@ def current_engine(sheet: TableSheet) -> int:
     return reached[-1] if reached else sheet.engines[0]
 
 
-def _engine_error(sheet: TableSheet, engine) -> str | None:
+def engine_error(sheet: TableSheet, engine) -> str | None:
     if engine not in sheet.engines:
         engines = ", ".join(f"{e}-{e}" for e in sheet.engines)
         return f"{engine} is not a round of this game: the engines are {engines}."
@@ -68,9 +68,9 @@ def log_infraction(
     errors: dict[str, str] = {}
     if player is None or not Seat.objects.filter(table=table, player=player).exists():
         errors["player"] = "Choose a player seated at this table."
-    engine_error = _engine_error(table_sheet(table), engine)
-    if engine_error:
-        errors["engine"] = engine_error
+    wrong_engine = engine_error(table_sheet(table), engine)
+    if wrong_engine:
+        errors["engine"] = wrong_engine
     if kind not in InfractionKind.values:
         errors["kind"] = "Choose the kind of infraction."
     note = (note or "").strip()

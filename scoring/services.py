@@ -7,7 +7,7 @@ from django.db import transaction
 from scoring.models import Round, Score, ScoreChange
 from scoring.sheets import table_sheet
 from tournament.clocks import entry_after_time
-from tournament.models import Table
+from tournament.models import StageKind, Table
 from tournament.rules import RoundErrors, round_errors
 
 
@@ -59,7 +59,7 @@ def record_round(
         raise RoundRejected(RoundErrors(whole=[after_time.message]))
     if sheet.is_playoff:
         # A playoff is one round with the engine the director picks (default the highest).
-        next_engine = sheet.rules.set if engine is None else engine
+        next_engine = next_engine if engine is None else engine
         if not 0 <= next_engine <= sheet.rules.set:
             raise RoundRejected(
                 RoundErrors(
@@ -113,7 +113,7 @@ def correct_round(round: Round, pips: dict[int, object], user, reason: str) -> l
             score.save(update_fields=["pips"])
     ScoreChange.objects.bulk_create(changes)
     stage = round.table.stage
-    if changes and (stage.closed or stage.kind == "playoff"):
+    if changes and (stage.closed or stage.kind == StageKind.PLAYOFF):
         from scoring.advancement import sync_playoffs
 
         sync_playoffs(stage.event)  # a corrected tie may call for a playoff
