@@ -1,12 +1,18 @@
-# Two commands for a newcomer: `make run` serves the site, `make test` runs every test.
+# Three commands for a newcomer: `make run` serves the site on this computer, `make hall` to the
+# hall's network (phones on its Wi-Fi), `make test` runs every test.
 # Django 6 needs Python 3.12 or newer: the first one found is used (override with PYTHON=...).
 PYTHON ?= $(shell for p in python3.13 python3.12 /root/.pyenv/versions/3.13*/bin/python3 /root/.pyenv/versions/3.12*/bin/python3 python3; do \
 	"$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { command -v "$$p" || echo "$$p"; } && break; done)
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1:8000
+# Background workers (a stage's score sheets, in blocks): one per core.
+WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+# Start them in the background; they stop with the site (Ctrl+C reaches them too).
+START_WORKERS = pids=""; for i in $$(seq $(WORKERS)); do \
+	$(BIN)/python manage.py db_worker --interval 2 & pids="$$pids $$!"; done; \
+	trap 'kill $$pids 2>/dev/null' EXIT INT TERM;
 
-.PHONY: run test lint bench install install-dev chromium clean
+.PHONY: run hall test lint bench install install-dev chromium gettext messages translations clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (Django 6)."; exit 1; }
@@ -24,10 +30,26 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt $(VENV)/.installed
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
-run: install
+# DEBUG is off unless asked for (a deployment that forgets it shows no tracebacks): on here.
+run: export DEBUG = 1
+run: export TIME_ZONE ?= local
+run: HOST ?= 127.0.0.1:8000
+run: install translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py setup_site
-	$(BIN)/python manage.py runserver $(HOST)
+	@$(START_WORKERS) $(BIN)/python manage.py runserver $(HOST)
+
+# The laptop serves the hall's network: gunicorn (threads), DEBUG off, plain HTTP, a secret key
+# kept in .hall-secret-key, backups into BACKUP_DIR (default backups/), the laptop's time zone.
+hall: export DEBUG = 0
+hall: export HALL = 1
+hall: export TIME_ZONE ?= local
+hall: export HOST ?= 0.0.0.0:8000
+hall: install translations
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py setup_site
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	@$(START_WORKERS) $(BIN)/gunicorn -c python:tournament.hall_server
 
 # The browser tests drive Debian's Chromium (never a downloaded browser).
 chromium:
@@ -35,8 +57,28 @@ chromium:
 	  if [ "$$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
 	  else echo "Browser tests need Chromium: sudo apt-get install chromium"; fi; }
 
-test: install-dev chromium
-	$(BIN)/python manage.py makemigrations --check --dry-run
+# The French catalog: locale/fr/LC_MESSAGES/django.po is committed, its compiled .mo is not
+# (gettext's msgfmt builds it). `make messages` collects new strings into the catalog and lists
+# those still to translate (tests/test_translations.py fails while any is left).
+gettext:
+	@command -v msgfmt >/dev/null || { \
+	  if [ "$$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y -qq gettext; \
+	  else echo "Translations need gettext: sudo apt-get install gettext"; exit 1; fi; }
+
+translations: install gettext
+	HALL= DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+
+MESSAGES := makemessages -l fr --no-obsolete --ignore=.venv --ignore=tests --ignore=staticfiles
+
+messages: install gettext
+	DEBUG=1 $(BIN)/python manage.py $(MESSAGES)
+	@msgattrib --untranslated --no-obsolete locale/fr/LC_MESSAGES/django.po | grep -c '^msgid ' \
+	  | awk '{ n = $$1 - 1; print (n > 0 ? n : 0) " untranslated (msgattrib --untranslated)" }'
+	@msgattrib --only-fuzzy --no-obsolete locale/fr/LC_MESSAGES/django.po | grep -c '^msgid ' \
+	  | awk '{ n = $$1 - 1; print (n > 0 ? n : 0) " fuzzy (msgattrib --only-fuzzy)" }'
+
+test: install-dev chromium translations
+	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
@@ -47,4 +89,4 @@ bench: install-dev
 	$(BIN)/python -m tests.bench
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) db.sqlite3 staticfiles  # backups/ and .hall-secret-key are kept

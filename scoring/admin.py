@@ -1,9 +1,10 @@
 from django.contrib import admin
 
 from scoring.models import Infraction, Round, Score, ScoreChange
+from tournament.admin import ChangesEventAdmin
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ChangesEventAdmin):
     """Scores are written by scoring/services.py only: the admin shows them, it does not edit."""
 
     def has_add_permission(self, request, obj=None):
@@ -23,6 +24,10 @@ class ScoreInline(admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.table.stage.event_id
+
     list_display = ["__str__", "engine", "entered_by", "entered_at"]
     list_filter = ["table__stage__event"]
     inlines = [ScoreInline]
@@ -30,16 +35,28 @@ class RoundAdmin(ReadOnlyAdmin):
 
 @admin.register(Score)
 class ScoreAdmin(ReadOnlyAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.round.table.stage.event_id
+
     list_display = ["player", "round", "pips"]
     list_select_related = ["player", "round__table__stage__event"]
 
 
 @admin.register(ScoreChange)
 class ScoreChangeAdmin(ReadOnlyAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.round.table.stage.event_id
+
     list_display = ["player", "round", "old_pips", "new_pips", "reason", "changed_by", "changed_at"]
 
 
 @admin.register(Infraction)
 class InfractionAdmin(ReadOnlyAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.table.stage.event_id
+
     list_display = ["player", "table", "engine", "kind", "action", "logged_by", "logged_at"]
     list_filter = ["table__stage__event", "kind", "action"]

@@ -11,12 +11,20 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from scoring import awards
+from scoring.models import Round
+from scoring.seats import seat_stage
 from scoring.sheets import TableSheet, event_sheets
+from tournament import finals
+from tournament.clock_store import stop_at_close
+from tournament.history import claim, log_action, settle
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.seating import SeatingError
-from tournament.services import seat_stage
+from tournament.text import translated
 
 ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
@@ -27,7 +35,13 @@ class AdvanceError(Exception):
 
 def table_division(sheet: TableSheet) -> str:
     """A table never mixes divisions: its division is its players'."""
-    return sheet.players[0].division if sheet.players else ""
+    return division_of(p.division for p in sheet.players)
+
+
+def division_of(divisions: Iterable[str]) -> str:
+    """The division of a table whose players play in ``divisions`` (the first one's, as a
+    table never mixes them; "" for none)."""
+    return next(iter(divisions), "")
 
 
 def scored_round(sheet: TableSheet) -> dict[int, int] | None:
@@ -42,6 +56,7 @@ class PlayoffOwed:
     owed: awards.OwedPlayoff
     division: str = ""
     table: Table | None = None  # the table whose tie it settles (advancement)
+    stage: Stage | None = None  # the stage it settles: its table, wildcards or medals
 
     @property
     def medal(self) -> str:
@@ -61,9 +76,14 @@ class EventResults:
     event: Event
     sheets: dict[Stage, list[TableSheet]]
     advancement: dict[int, awards.Advancement] = field(default_factory=dict)  # by table id
+    # (stage id, division) -> the wildcards filling the next stage (tournament/finals.py)
+    wildcards: dict[tuple[int, str], awards.Advancement] = field(default_factory=dict)
+    # division -> its Final: the first stage where it sits at one table (PRODUCT.md §6)
+    deciding: dict[str, Stage] = field(default_factory=dict)
     medals: list[DivisionMedals] = field(default_factory=list)
     owed: list[PlayoffOwed] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    playoff_problems: list[PlayoffProblem] = field(default_factory=list)
 
     @property
     def players(self) -> dict[int, Player]:
@@ -75,14 +95,33 @@ class EventResults:
     def advancing(self, stage: Stage) -> list[Player]:
         """The players who go on from a closed qualifying or semifinal stage."""
         players = self.players
-        return [
+        at_tables = [
             players[pk]
             for sheet in self.sheets[stage]
             for pk in self.advancement.get(sheet.table.pk, awards.Advancement(())).advancing
         ]
+        wild = [
+            players[pk]
+            for (stage_id, _division), adv in sorted(self.wildcards.items())
+            if stage_id == stage.pk
+            for pk in adv.advancing
+        ]
+        return at_tables + wild
+
+    def wildcards_of(self, stage: Stage) -> set[int]:
+        return {
+            pk
+            for (stage_id, _division), adv in self.wildcards.items()
+            if stage_id == stage.pk
+            for pk in adv.advancing
+        }
 
     def owed_for(self, stage: Stage) -> list[PlayoffOwed]:
-        return [o for o in self.owed if o.table is not None and o.table.stage_id == stage.pk]
+        return [o for o in self.owed if o.stage is not None and o.stage.pk == stage.pk]
+
+    def decides(self, stage: Stage) -> list[str]:
+        """The divisions whose Final ``stage`` is."""
+        return [d for d, s in self.deciding.items() if s.pk == stage.pk]
 
     @property
     def final(self) -> Stage | None:
@@ -98,53 +137,156 @@ class EventResults:
         }
 
 
-def _playoff_rounds(sheets_by_stage, **match) -> dict[str, list[dict[int, int]]]:
-    """Scored playoff rounds, in play order, by what they decide, for stages matching ``match``."""
-    rounds: dict[str, list[dict[int, int]]] = {}
-    for stage, sheets in sorted(sheets_by_stage.items(), key=lambda kv: kv[0].number):
-        if stage.kind != StageKind.PLAYOFF or not sheets:
+@dataclass(frozen=True)
+class PlayoffProblem:
+    """A scored playoff round that does not fit the ties: which playoffs it is among (those
+    deciding ``decides`` for ``table_id``, or in ``division`` for medals) and which round."""
+
+    message: str
+    decides: str
+    round_number: int
+    table_id: int | None = None
+    division: str = ""
+
+
+class _ScoredPlayoffs:
+    """The scored playoff rounds, in play order, indexed once by what they settle: by the
+    table whose tie an advancement playoff settles, by the stage whose last wildcards it
+    settles, and by division for medal playoffs.
+
+    Only closed playoffs decide anything (formats/event-file.md: "advancers and medals are
+    computed only from closed stages"), even when a round is scored in an open one.
+    """
+
+    def __init__(self, sheets_by_stage: dict[Stage, list[TableSheet]]) -> None:
+        self.by_table: dict[int | None, list[dict[int, int]]] = {}
+        self.by_wildcards: dict[tuple[int, str], list[dict[int, int]]] = {}
+        self.by_division: dict[str, dict[str, list[dict[int, int]]]] = {}
+        for stage, sheets in sorted(sheets_by_stage.items(), key=lambda kv: kv[0].number):
+            if stage.kind != StageKind.PLAYOFF or not sheets or not stage.closed:
+                continue
+            scored = scored_round(sheets[0])
+            if scored is None:
+                continue
+            if stage.medal == Medal.ADVANCE and stage.wildcards_of_id is not None:
+                key = (stage.wildcards_of_id, stage.division)
+                self.by_wildcards.setdefault(key, []).append(scored)
+            elif stage.medal == Medal.ADVANCE:
+                self.by_table.setdefault(stage.playoff_table_id, []).append(scored)
+            else:
+                medals = self.by_division.setdefault(stage.division, {})
+                medals.setdefault(stage.medal, []).append(scored)
+
+    def advancement(self, table_id: int) -> list[dict[int, int]]:
+        return self.by_table.get(table_id, [])
+
+    def wildcards(self, stage_id: int, division: str) -> list[dict[int, int]]:
+        return self.by_wildcards.get((stage_id, division), [])
+
+    def medals(self, division: str) -> dict[str, list[dict[int, int]]]:
+        return self.by_division.get(division, {})
+
+
+def by_division(sheets: Iterable[TableSheet]) -> dict[str, list[TableSheet]]:
+    """A stage's seated tables, division by division."""
+    out: dict[str, list[TableSheet]] = {}
+    for sheet in sheets:
+        if sheet.players:
+            out.setdefault(table_division(sheet), []).append(sheet)
+    return out
+
+
+def deciding_stages(sheets: dict[Stage, list[TableSheet]]) -> dict[str, Stage]:
+    """Each division's Final: the first stage (not a playoff) where it sits at one table. A
+    Game 1 or semifinal of a single table is that division's Final (PRODUCT.md §6)."""
+    deciding: dict[str, Stage] = {}
+    for stage, stage_sheets in sorted(sheets.items(), key=lambda kv: kv[0].number):
+        if stage.kind == StageKind.PLAYOFF:
             continue
-        if any(getattr(stage, key) != value for key, value in match.items()):
-            continue
-        scored = scored_round(sheets[0])
-        if scored is not None:
-            rounds.setdefault(stage.medal, []).append(scored)
-    return rounds
+        for division, tables in by_division(stage_sheets).items():
+            if len(tables) == 1:
+                deciding.setdefault(division, stage)
+    return deciding
 
 
 def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> EventResults:
-    """Advancers of every closed stage, medals once the final is closed, playoffs owed."""
-    rules = event.rules
-    results = EventResults(event=event, sheets=sheets)
-    for stage, stage_sheets in sheets.items():
+    """Advancers of every closed stage as the finals options say (top N of each table,
+    wildcards), medals once a division's Final is closed, playoffs owed.
+
+    Linear in the sheets: the scored playoffs are indexed once, not searched per table."""
+    rules, options = event.rules, event.finals_options
+    results = EventResults(event=event, sheets=sheets, deciding=deciding_stages(sheets))
+    playoffs = _ScoredPlayoffs(sheets)
+    for stage, stage_sheets in sorted(sheets.items(), key=lambda kv: kv[0].number):
         if not stage.closed or stage.kind not in ADVANCING_KINDS:
             continue
-        for sheet in stage_sheets:
-            rounds = _playoff_rounds(sheets, playoff_table_id=sheet.table.pk).get(Medal.ADVANCE, [])
-            try:
-                adv = awards.table_advancers(sheet.totals, rules.advancement_tie, rounds)
-            except awards.PlayoffMismatch as mismatch:
-                results.problems.append(f"{stage.name}, table {sheet.table.number}: {mismatch}")
-                adv = awards.table_advancers(sheet.totals, rules.advancement_tie)
-            results.advancement[sheet.table.pk] = adv
-            if adv.owed:
-                results.owed.append(PlayoffOwed(adv.owed, table_division(sheet), sheet.table))
-    final = results.final
-    if final is not None and final.closed:
-        totals_by_division: dict[str, dict[int, int]] = {}
-        for sheet in sheets[final]:
-            totals_by_division.setdefault(table_division(sheet), {}).update(sheet.totals)
-        for division, totals in sorted(totals_by_division.items()):
-            rounds = _playoff_rounds(sheets, division=division)
-            rounds.pop(Medal.ADVANCE, None)
-            try:
-                result = awards.medals(totals, rules.medal_tie, rounds)
-            except awards.PlayoffMismatch as mismatch:
-                results.problems.append(f"{final.name}: {mismatch}")
-                result = awards.medals(totals, rules.medal_tie)
-            results.medals.append(DivisionMedals(division, result))
-            results.owed.extend(PlayoffOwed(o, division) for o in result.owed)
+        for division, tables in by_division(stage_sheets).items():
+            if results.deciding.get(division) is stage:
+                continue  # this division's Final: medals below
+            _advance_division(results, playoffs, stage, division, tables, rules, options)
+    for division, final in sorted(results.deciding.items()):
+        if not final.closed:
+            continue
+        totals: dict[int, int] = {}
+        for sheet in by_division(sheets[final])[division]:
+            totals.update(sheet.contenders)
+        try:
+            result = awards.medals(totals, rules.medal_tie, playoffs.medals(division))
+        except awards.PlayoffMismatch as mismatch:
+            message = f"{final.name}: {mismatch}"
+            results.problems.append(message)
+            results.playoff_problems.append(
+                PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
+            )
+            result = awards.medals(totals, rules.medal_tie)
+        results.medals.append(DivisionMedals(division, result))
+        results.owed.extend(PlayoffOwed(o, division, stage=final) for o in result.owed)
     return results
+
+
+def _advance_division(results, playoffs, stage, division, tables, rules, options) -> None:
+    """Who goes on from one division's tables of a closed stage: the top N of each table
+    (tournament/finals.py), then the wildcards once every table's tie is settled."""
+    k = finals.advance_per_table([len(s.players) for s in tables], options)
+    settled = True
+    for sheet in tables:
+        rounds = playoffs.advancement(sheet.table.pk)
+        try:
+            adv = awards.table_advancers(sheet.contenders, rules.advancement_tie, rounds, places=k)
+        except awards.PlayoffMismatch as mismatch:
+            message = f"{stage.name}, table {sheet.table.number}: {mismatch}"
+            results.problems.append(message)
+            results.playoff_problems.append(
+                PlayoffProblem(
+                    message, mismatch.decides, mismatch.round_number, table_id=sheet.table.pk
+                )
+            )
+            adv = awards.table_advancers(sheet.contenders, rules.advancement_tie, places=k)
+        results.advancement[sheet.table.pk] = adv
+        if adv.owed:
+            settled = False
+            results.owed.append(PlayoffOwed(adv.owed, division, sheet.table, stage))
+    if not settled:
+        return
+    advancing = {pk for s in tables for pk in results.advancement[s.table.pk].advancing}
+    players = sum(len(s.players) for s in tables)
+    wild = finals.wildcards(len(advancing), players, options)
+    if not wild:
+        return
+    rest = {pk: t for s in tables for pk, t in s.contenders.items() if pk not in advancing}
+    rounds = playoffs.wildcards(stage.pk, division)
+    try:
+        adv = awards.table_advancers(rest, rules.advancement_tie, rounds, places=wild)
+    except awards.PlayoffMismatch as mismatch:
+        message = f"{stage.name}, wildcards: {mismatch}"
+        results.problems.append(message)
+        results.playoff_problems.append(
+            PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
+        )
+        adv = awards.table_advancers(rest, rules.advancement_tie, places=wild)
+    results.wildcards[(stage.pk, division)] = adv
+    if adv.owed:
+        results.owed.append(PlayoffOwed(adv.owed, division, stage=stage))
 
 
 def load_results(event: Event) -> EventResults:
@@ -155,34 +297,38 @@ def load_results(event: Event) -> EventResults:
 
 
 def incomplete_tables(stage: Stage, sheets: Iterable[TableSheet]) -> list[Table]:
-    """Tables that still owe rounds: engines left to play, and time not called (or the round
-    that was in progress when it was called still to enter)."""
-    from tournament.clocks import entry_after_time
-
-    def owes_rounds(sheet: TableSheet) -> bool:
-        if sheet.next_engine is None or not sheet.players:
-            return False
-        after_time = entry_after_time(sheet)
-        return after_time is None or after_time.may_enter
-
-    return [s.table for s in sheets if owes_rounds(s)]
+    """Tables whose game is not over: engines left to play, and not marked over after their
+    last round (once time is called). Nothing is inferred from when rounds were typed."""
+    return [s.table for s in sheets if s.players and not s.game_over]
 
 
 # -- writes --------------------------------------------------------------------------------------
 
 
+# What a playoff settles, as its name says it (in the language of the director who closes the
+# stage: a stage's name is stored, like a name the director typed).
+_AT_STAKE = {
+    "gold": pgettext_lazy("a playoff for", "gold"),
+    "silver": pgettext_lazy("a playoff for", "silver"),
+    "bronze": pgettext_lazy("a playoff for", "bronze"),
+}
+
+
 def _playoff_name(owed: PlayoffOwed) -> str:
     if owed.table is not None:
-        name = f"Playoff: {owed.table.stage.name}, table {owed.table.number}"
+        name = _("Playoff: %(stage)s, table %(n)s") % {
+            "stage": owed.table.stage.name,
+            "n": owed.table.number,
+        }
+    elif owed.medal == Medal.ADVANCE:
+        name = _("Wildcard playoff: %(stage)s") % {"stage": owed.stage.name}
     else:
-        medals = " and ".join(
-            m.capitalize() if i == 0 else m for i, m in enumerate(owed.owed.at_stake)
-        )
-        name = f"{medals} playoff"
+        medals = _(" and ").join(str(_AT_STAKE.get(m, m)) for m in owed.owed.at_stake)
+        name = capfirst(_("%(medals)s playoff") % {"medals": medals})
     if owed.division:
         name += f" ({owed.division})"
     if owed.owed.round_number > 1:
-        name += f", replay {owed.owed.round_number - 1}"
+        name += _(", replay %(n)s") % {"n": owed.owed.round_number - 1}
     return name
 
 
@@ -210,7 +356,14 @@ def sync_playoffs(event: Event) -> list[Stage]:
     }
     created, keep = [], set()
     for owed in results.owed:
-        match = {"division": owed.division, "medal": owed.medal, "playoff_table": owed.table}
+        match = {
+            "division": owed.division,
+            "medal": owed.medal,
+            "playoff_table": owed.table,
+            "wildcards_of": owed.stage
+            if owed.table is None and owed.medal == Medal.ADVANCE
+            else None,
+        }
         existing = list(event.stages.filter(kind=StageKind.PLAYOFF, **match).order_by("number"))
         played = [s for s in existing if s.pk not in unplayed]
         waiting = [s for s in existing if s.pk in unplayed]
@@ -220,11 +373,11 @@ def sync_playoffs(event: Event) -> list[Stage]:
         if same is not None:
             keep.add(same.pk)
             continue
-        stage = Stage.objects.create(
-            event=event,
-            number=_next_number(event),
-            name=_playoff_name(owed),
-            kind=StageKind.PLAYOFF,
+        stage = _insert_stage(
+            event,
+            _after(event, owed.stage),
+            _playoff_name(owed),
+            StageKind.PLAYOFF,
             **match,
         )
         table = Table.objects.create(stage=stage, number=1)
@@ -232,34 +385,50 @@ def sync_playoffs(event: Event) -> list[Stage]:
             Seat(stage=stage, table=table, player_id=pk, position=i)
             for i, pk in enumerate(owed.owed.players, start=1)
         )
+        log_action(event, "stage.created", stage=stage)
         created.append(stage)
-    Stage.objects.filter(pk__in=set(unplayed) - keep).delete()
+    for stage in Stage.objects.filter(pk__in=set(unplayed) - keep):
+        log_action(event, "stage.removed", name=stage.name)
+        stage.delete()
     return created
 
 
 def _entrants(results: EventResults, before: Stage) -> dict[str, list[Player]]:
-    """For each division, the advancers of the last closed stage it played before ``before``."""
+    """For each division still playing, the advancers of the last stage it played before
+    ``before``. A division whose Final was earlier (one table) has none: it never waits on
+    another, nor holds one up."""
     latest: dict[str, Stage] = {}
     for stage, sheets in sorted(results.sheets.items(), key=lambda kv: kv[0].number):
         if stage.number >= before.number or stage.kind not in ADVANCING_KINDS:
             continue
-        for sheet in sheets:
-            latest[table_division(sheet)] = stage
+        for division in by_division(sheets):
+            latest[division] = stage
     entrants: dict[str, list[Player]] = {}
-    for division, stage in latest.items():
+    for division, stage in sorted(latest.items()):
+        final = results.deciding.get(division)
+        if final is not None and final.number <= stage.number:
+            continue
         if not stage.closed:
             raise AdvanceError(f"{stage.name} is not closed yet.")
-        if results.owed_for(stage):
+        if any(o.division == division for o in results.owed_for(stage)):
             raise AdvanceError(f"{stage.name} has playoffs to score before anyone advances.")
         entrants[division] = [p for p in results.advancing(stage) if p.division == division]
     return entrants
 
 
+def needs_semifinal(event: Event, players: int) -> bool:
+    """More players than one Final table holds (tournament/finals.py): a semifinal first."""
+    rules = event.rules
+    return players > finals.final_capacity(rules, event.finals_options) or not rules.can_deal(
+        players
+    )
+
+
 def next_stage_plan(event: Event, results: EventResults | None = None):
     """The stage to seat next and who plays it: (stage or None to create, is_semifinal, players).
 
-    More advancers in a division than one table can hold means a semifinal for that division;
-    the divisions that fit wait for the final.
+    More advancers in a division than one Final table holds means a semifinal for that
+    division; the divisions that fit wait for the final.
     """
     results = results or load_results(event)
     target = next(
@@ -273,42 +442,99 @@ def next_stage_plan(event: Event, results: EventResults | None = None):
         None,
     )
     if target is None:
-        raise AdvanceError("Every stage is seated: there is no next stage to seat.")
+        raise AdvanceError(_("Every stage is seated: there is no next stage to seat."))
     entrants = _entrants(results, target)
-    largest = event.rules.largest_table
-    too_many = {d: ps for d, ps in entrants.items() if len(ps) > largest}
+    if not entrants and results.deciding:
+        raise AdvanceError(
+            _("Every division has played its Final: a stage of one table decides the medals.")
+        )
+    too_many = {d: ps for d, ps in entrants.items() if needs_semifinal(event, len(ps))}
     if too_many:
         return target, True, [p for ps in too_many.values() for p in ps]
     return target, False, [p for ps in entrants.values() for p in ps]
 
 
+def _insert_stage(event: Event, number: int, name: str, kind: str, **fields) -> Stage:
+    """A new stage played at ``number``; the stages from there on move one later."""
+    event.stages.filter(number__gte=number).order_by("-number").update(number=F("number") + 1000)
+    event.stages.filter(number__gte=number + 1000).update(number=F("number") - 999)
+    return Stage.objects.create(event=event, number=number, name=name, kind=kind, **fields)
+
+
+def _after(event: Event, decided: Stage | None) -> int:
+    """Where a playoff is played: right after the stage whose tie it settles and the playoffs
+    already after it (so before the stage it seats), or last."""
+    if decided is None:
+        return _next_number(event)
+    number = Stage.objects.get(pk=decided.pk).number
+    for stage in event.stages.filter(number__gt=number).order_by("number"):
+        if stage.kind != StageKind.PLAYOFF:
+            break
+        number = stage.number
+    return number + 1
+
+
+def previous_tables(stage: Stage, players) -> dict[Player, int | None]:
+    """Each player's table in the stages before ``stage`` (not playoffs): a later stage keeps
+    earlier tablemates apart as far as possible, when seated and when redrawn."""
+    players = list(players)
+    previous = {
+        seat.player_id: seat.table_id
+        for seat in Seat.objects.filter(
+            stage__event=stage.event_id, stage__number__lt=stage.number, player__in=players
+        )
+        .exclude(stage__kind=StageKind.PLAYOFF)
+        .order_by("stage__number")
+    }
+    return {p: previous.get(p.pk) for p in players}
+
+
+def _seat_from(event: Event, stage: Stage, players: list[Player], rng, user) -> None:
+    """Seat ``players`` at ``stage``, apart from their previous tablemates where possible."""
+    try:
+        seat_stage(stage, players, keep_apart=previous_tables(stage, players), rng=rng, user=user)
+    except SeatingError as error:
+        raise AdvanceError(translated(error)) from error
+
+
 @transaction.atomic
-def seat_next_stage(event: Event, rng=None) -> Stage:
-    """Seat the next stage from the advancers, keeping players of a previous table apart."""
+def seat_next_stage(event: Event, rng=None, user=None, key: str | None = None) -> Stage:
+    """Seat the next stage from the advancers, keeping players of a previous table apart.
+
+    Serialized on the event: two directors confirming at once seat it once (the second finds
+    it seated and is refused, or with the same form ``key`` gets the first one's stage).
+    """
+    event = event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return Stage.objects.get(pk=earlier.outcome["stage"])
     results = load_results(event)
     target, semifinal, players = next_stage_plan(event, results)
     if not players:
-        raise AdvanceError("Nobody advances yet.")
+        raise AdvanceError(_("Nobody advances yet."))
+    ready: dict[str, list[Player]] = {}
     if semifinal:
-        event.stages.filter(number__gte=target.number).order_by("-number").update(
-            number=F("number") + 1000
-        )
-        event.stages.filter(number__gte=target.number + 1000).update(number=F("number") - 999)
+        # The divisions that fit one table play their Final now: none waits on another.
+        waiting = {p.pk for p in players}
+        for division, group in _entrants(results, target).items():
+            if group and not any(p.pk in waiting for p in group):
+                ready[division] = group
+        for division in sorted(ready, reverse=True):
+            final = _insert_stage(
+                event,
+                target.number,
+                _("Final (%(division)s)") % {"division": division},
+                StageKind.FINAL,
+                division=division,
+            )
+            log_action(event, "stage.created", user, stage=final)
+            _seat_from(event, final, ready[division], rng, user)
         earlier = event.stages.filter(kind=StageKind.SEMIFINAL).count()
-        name = f"Semifinal {earlier + 1}" if earlier else "Semifinal"
-        target = Stage.objects.create(
-            event=event, number=target.number, name=name, kind=StageKind.SEMIFINAL
-        )
-    previous = {
-        seat.player_id: seat.table_id
-        for seat in Seat.objects.filter(stage__event=event, player__in=players).exclude(
-            stage__kind=StageKind.PLAYOFF
-        )
-    }
-    try:
-        seat_stage(target, players, keep_apart={p: previous.get(p.pk) for p in players}, rng=rng)
-    except SeatingError as error:
-        raise AdvanceError(str(error)) from error
+        name = _("Semifinal %(n)s") % {"n": earlier + 1} if earlier else _("Semifinal")
+        target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL)
+        log_action(event, "stage.created", user, stage=target)
+    _seat_from(event, target, players, rng, user)
+    settle(key, stage=target.pk)
     return target
 
 
@@ -318,21 +544,99 @@ def close_stage(stage: Stage, user) -> list[Stage]:
 
     Returns the playoff stages created. A closed playoff or final settles medals.
     """
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    stage.event.locked()
+    stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
     if stage.closed:
         raise AdvanceError(f"{stage.name} is already closed.")
     from scoring.sheets import stage_sheets
 
     sheets = stage_sheets(stage)
     if not sheets:
-        raise AdvanceError(f"Nobody is seated in {stage.name}.")
+        raise AdvanceError(_("Nobody is seated in %(s)s.") % {"s": stage.name})
     waiting = incomplete_tables(stage, sheets)
     if waiting:
         numbers = ", ".join(str(t.number) for t in waiting)
-        raise AdvanceError(f"Tables {numbers} still have rounds to play.")
+        raise AdvanceError(_("Tables %(t)s still have rounds to play.") % {"t": numbers})
+    stop_at_close(stage, user)
     stage.closed = True
     stage.save(update_fields=["closed"])
+    log_action(stage.event, "stage.closed", user, stage=stage)
     return sync_playoffs(stage.event)
+
+
+def _drop_unneeded_stages(event: Event, user) -> bool:
+    """Once every division has played its Final (a stage of one table: 5 players, a small
+    division), the semifinals and Final left unseated are not played: they are removed."""
+    results = load_results(event)
+    divisions = {
+        table_division(sheet)
+        for stage, sheets in results.sheets.items()
+        if stage.kind != StageKind.PLAYOFF
+        for sheet in sheets
+        if sheet.players
+    }
+    if not divisions or not divisions <= set(results.deciding):
+        return False
+    for stage in results.sheets:
+        if stage.kind in (StageKind.SEMIFINAL, StageKind.FINAL) and not results.sheets[stage]:
+            log_action(event, "stage.removed", user, name=stage.name)
+            stage.delete()
+    return True
+
+
+@dataclass
+class Closed:
+    """What closing a stage from its page did: the playoffs it created, the stage it seated
+    (or why that stage could not be seated yet)."""
+
+    playoffs: list[Stage]
+    seated: Stage | None = None
+    seat_error: str = ""
+
+
+@transaction.atomic
+def close_and_seat(stage: Stage, user, key: str | None = None, override: str = "") -> Closed:
+    """The director confirms the close: close the stage and, when nobody waits on a playoff,
+    seat the next stage. A repeat of the form's ``key`` answers with what the first did.
+
+    Rounds entered from players' phones and not confirmed yet stop the close, unless the
+    director overrides with a reason (kept in the history)."""
+    event = stage.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        seated = earlier.outcome.get("seated")
+        return Closed(
+            list(Stage.objects.filter(pk__in=earlier.outcome.get("playoffs", []))),
+            Stage.objects.filter(pk=seated).first() if seated else None,
+        )
+    unconfirmed = Round.objects.filter(table__stage=stage, awaiting_confirmation=True).count()
+    if unconfirmed and not override.strip():
+        raise AdvanceError(
+            _(
+                "%(n)s round(s) entered from players' phones are not confirmed. Confirm them "
+                "on the tables' pages, or give the reason to close anyway."
+            )
+            % {"n": unconfirmed}
+        )
+    if unconfirmed:
+        log_action(
+            event, "stage.closed_unconfirmed", user, stage=stage, reason=override, count=unconfirmed
+        )
+    closed = Closed(close_stage(stage, user))
+    if stage.kind in ADVANCING_KINDS and _drop_unneeded_stages(event, user):
+        pass  # every division has played its Final: nothing to seat
+    elif stage.kind in ADVANCING_KINDS and not closed.playoffs:
+        try:
+            with transaction.atomic():
+                closed.seated = seat_next_stage(event, user=user)
+        except AdvanceError as why:
+            closed.seat_error = str(why)
+    settle(
+        key,
+        playoffs=[p.pk for p in closed.playoffs],
+        seated=closed.seated.pk if closed.seated else None,
+    )
+    return closed
 
 
 def settle_playoff(stage: Stage) -> list[Stage]:
@@ -372,8 +676,9 @@ def _outcomes(results: EventResults) -> dict[str, str]:
     return out
 
 
-def correction_effects(round_, pips: dict[int, int]) -> list[tuple[str, str]]:
-    """(before, after) for every advancement or medal that correcting ``round_`` would change."""
+def correction_effects(round_, pips: dict[int, int] | None) -> list[tuple[str, str]]:
+    """(before, after) for every advancement or medal that correcting ``round_`` would change
+    (``pips`` None: removing it)."""
     event = round_.table.stage.event
     sheets = event_sheets(event)
     before = _outcomes(compute_results(event, sheets))
@@ -390,3 +695,141 @@ def correction_effects(round_, pips: dict[int, int]) -> list[tuple[str, str]]:
         for key in sorted(set(before) | set(after))
         if before.get(key) != after.get(key)
     ]
+
+
+# -- a correction after the next stage is seated (issue 12 item 4) -------------------------------
+
+
+@dataclass
+class SeatingConflict:
+    """A correction changed who advances from ``source`` after ``stage`` was seated from it:
+    ``out`` are seated there but no longer advance, ``in_`` advance but are not seated."""
+
+    stage: Stage
+    source: Stage
+    division: str
+    out: list[Player]
+    in_: list[Player]
+    advancers: list[int]  # the advancers now, by id (what "keep" is recorded against)
+
+    seats: list[Seat] = field(default_factory=list)
+
+
+def seating_conflicts(results: EventResults) -> list[SeatingConflict]:
+    """Every seated semifinal or Final whose players are not the advancers of the stage it was
+    seated from, unless the director kept the published seating for these advancers."""
+    conflicts = []
+    ordered = sorted(results.sheets, key=lambda s: s.number)
+    for stage in ordered:
+        if stage.kind not in (StageKind.SEMIFINAL, StageKind.FINAL) or not results.sheets[stage]:
+            continue
+        for division, tables in by_division(results.sheets[stage]).items():
+            source = None
+            for earlier in ordered:
+                if earlier.number >= stage.number or earlier.kind not in ADVANCING_KINDS:
+                    continue
+                if division in by_division(results.sheets[earlier]):
+                    source = earlier
+            if source is None or not source.closed:
+                continue
+            if any(o.division == division for o in results.owed_for(source)):
+                continue  # the advancers are not known yet
+            now = [p for p in results.advancing(source) if p.division == division]
+            ids = sorted(p.pk for p in now)
+            if stage.kept_advancers.get(division) == ids:
+                continue
+            seated = [p for s in tables for p in s.players]
+            out = [p for p in seated if p.pk not in set(ids)]
+            in_ = [p for p in now if p not in seated]
+            if out or in_:
+                conflicts.append(SeatingConflict(stage, source, division, out, in_, ids))
+    return conflicts
+
+
+def find_conflict(event: Event, stage: Stage, division: str) -> SeatingConflict | None:
+    for conflict in seating_conflicts(load_results(event)):
+        if conflict.stage.pk == stage.pk and conflict.division == division:
+            conflict.seats = list(
+                Seat.objects.filter(stage=stage, player__division=division).select_related("table")
+            )
+            return conflict
+    return None
+
+
+@transaction.atomic
+def apply_correction(stage: Stage, division: str, user, key: str | None = None) -> list[int]:
+    """Seat the advancers as corrected: each player who no longer advances gives their seat to
+    one who now does; a table whose players changed loses its rounds (it replays), the others
+    keep theirs. Returns the numbers of the tables that must replay."""
+    event = stage.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome["replay"]
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.closed:
+        raise AdvanceError(f"{stage.name} is closed: reopen it before its seating can change.")
+    conflict = find_conflict(event, stage, division)
+    if conflict is None:
+        raise AdvanceError(f"The seating of {stage.name} already matches who advances.")
+    from scoring.models import Round
+
+    seats = {s.player_id: s for s in conflict.seats}
+    changed: set[int] = set()
+    for leaving, coming in zip(conflict.out, conflict.in_, strict=False):
+        seat = seats[leaving.pk]
+        seat.player = coming
+        seat.save(update_fields=["player"])
+        changed.add(seat.table_id)
+    for leaving in conflict.out[len(conflict.in_) :]:
+        seat = seats[leaving.pk]
+        changed.add(seat.table_id)
+        seat.delete()
+    extra = conflict.in_[len(conflict.out) :]
+    if extra:
+        tables = list(Table.objects.filter(stage=stage).order_by("number"))
+        counts = {t.pk: 0 for t in tables}
+        for s in Seat.objects.filter(stage=stage):
+            counts[s.table_id] += 1
+        for coming in extra:
+            table = min(tables, key=lambda t: (counts[t.pk], t.number))
+            Seat.objects.create(
+                stage=stage, table=table, player=coming, position=counts[table.pk] + 1
+            )
+            counts[table.pk] += 1
+            changed.add(table.pk)
+    replay = sorted(Table.objects.filter(pk__in=changed).values_list("number", flat=True))
+    Round.objects.filter(table_id__in=changed).delete()
+    Table.objects.filter(pk__in=changed).update(game_over_after=None)
+    kept = dict(stage.kept_advancers)
+    kept.pop(division, None)
+    Stage.objects.filter(pk=stage.pk).update(kept_advancers=kept)
+    log_action(
+        event,
+        "stage.correction_applied",
+        user,
+        stage=stage,
+        out=", ".join(p.name for p in conflict.out),
+        into=", ".join(p.name for p in conflict.in_),
+        tables=", ".join(map(str, replay)),
+    )
+    settle(key, replay=replay)
+    return replay
+
+
+@transaction.atomic
+def keep_seating(stage: Stage, division: str, reason: str, user, key: str | None = None) -> None:
+    """Keep the published seating of ``stage`` despite the correction, with the reason."""
+    event = stage.event.locked()
+    if claim(key, user) is not None:
+        return
+    reason = (reason or "").strip()[:300]
+    if not reason:
+        raise AdvanceError("Give the reason for keeping the published seating.")
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    conflict = find_conflict(event, stage, division)
+    if conflict is None:
+        raise AdvanceError(f"The seating of {stage.name} already matches who advances.")
+    stage.kept_advancers = {**stage.kept_advancers, division: conflict.advancers}
+    stage.save(update_fields=["kept_advancers"])
+    log_action(event, "stage.seating_kept", user, stage=stage, reason=reason)
+    settle(key)

@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self):
+        from scoring import tasks
+        from tournament.history import event_changed
+
+        event_changed.connect(tasks.event_changed, dispatch_uid="scoring.backups")

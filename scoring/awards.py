@@ -120,11 +120,15 @@ def table_advancers[P: Hashable](
     totals: Mapping[P, int],
     tie_rule: AdvancementTieRule = "all_advance",
     playoffs: Sequence[Mapping[P, int]] = (),
+    places: int = 1,
 ) -> Advancement[P]:
-    """Who advances from a table (PRODUCT.md §6).
+    """Who advances from a table (PRODUCT.md §6), or takes a wildcard.
 
     "A table's winner is its lowest game total. Ties at the top advance all tied players
-    (default) or go to a one-round playoff at that table (setting)."
+    (default) or go to a one-round playoff at that table (setting)." With ``places`` more
+    than 1 (the top N of each table, tournament/finals.py), the lowest ``places`` totals
+    advance, and a tie across the last place advances all tied or goes to a playoff for the
+    places left.
 
     `playoffs` are the table's scored playoff rounds in order, each the pips of the players who
     played it; a tied playoff is played again among those tied for the lowest pips. While a
@@ -136,9 +140,18 @@ def table_advancers[P: Hashable](
     if not groups:
         advancement: Advancement[P] = Advancement(())
     elif tie_rule == "all_advance":
-        advancement = Advancement(groups[0][1])
+        advancement = Advancement(
+            tuple(player for place, group in groups if place <= places for player in group)
+        )
     else:
-        settled, owed = _settle(groups[0][1], (ADVANCE,), scored)
+        settled, owed = _settle_all(
+            [
+                (group, (ADVANCE,) * min(len(group), places - place + 1))
+                for place, group in groups
+                if place <= places
+            ],
+            scored,
+        )
         advancement = Advancement(tuple(player for _, player in settled), _first(owed))
     scored.check_all_used()
     return advancement
@@ -262,6 +275,8 @@ def _settle[P: Hashable](
     """
     if len(players) == 1:
         return [(at_stake[0], players[0])], []
+    if len(at_stake) >= len(players) and len(set(at_stake)) == 1:  # a place for every one
+        return [(at_stake[0], player) for player in players], []
     playoff = scored.next_round(at_stake[0], players)
     if playoff is None:
         return [], [OwedPlayoff(players, at_stake, scored.round_number(at_stake[0]))]

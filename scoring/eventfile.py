@@ -12,11 +12,23 @@ This module only reads, locates and writes.
 
 What the site keeps beyond the format goes under ``extra`` keys, as the format allows:
 
-- ``event.extra``: ``paper_size``; ``event.rules.extra``: ``table_size`` (the usual one);
-- ``players[].extra``: ``club`` (when set) and ``checked_in``;
+- ``event.extra``: ``paper_size`` and ``sheet_language`` (when set); ``event.rules.extra``:
+  ``table_size`` (the usual one),
+  ``infraction_scope`` (``"event"`` when warnings count for the whole event, not per game),
+  ``infraction_penalty`` (``"skip"``: skip the next turn every time, a rule the format's
+  ``infraction_penalty`` has no value for: that one then says ``"warn_then_skip"``) and
+  ``late_arrivals`` (the house rule, when on);
+- ``players[].extra``: ``club`` (when set), ``checked_in``, ``withdrawn`` (when true) and
+  ``former_names`` (names changed at the desk, oldest first, when any);
 - ``stages[].extra``: ``division`` (a playoff's), ``table`` (the table whose tie an advancement
   playoff settles: ``{"stage": <index in stages>, "table": <number>}``), ``clock`` (started,
-  paused, paused total in seconds, time called) and ``clock_events`` (the buttons pressed);
+  paused, paused total in seconds, time called, ``added_minutes`` a director added) and
+  ``clock_events`` (the buttons pressed, with the ``minutes`` added and the ``reason`` given);
+- ``tables[].extra``: ``game_over_after`` (the table's game marked over after that round, once
+  time was called: no round follows it);
+  ``withdrew`` (player id -> rounds played before withdrawing: later rounds have no pips for
+  them) and ``joined`` (a late arrival's id -> the first round played: earlier rounds have no
+  pips for them, the site scores them the table's highest);
 - ``rounds[].extra``: ``entered_at`` and ``changes`` (the score audit trail);
 - ``infractions[].extra``: ``logged_at``, and when changed by a director ``original_action``,
   ``reason`` and ``changed_at``.
@@ -28,17 +40,19 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
+import zoneinfo
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Model
-from django.utils import timezone
 
-from scoring.advancement import ADVANCING_KINDS, compute_results, table_division
+from scoring.advancement import ADVANCING_KINDS, compute_results, division_of
 from scoring.infractions import engine_error
 from scoring.models import (
     Infraction,
@@ -51,11 +65,13 @@ from scoring.models import (
 from scoring.sheets import SheetRound, TableSheet, event_sheets
 from tournament.clock import Clock
 from tournament.models import (
+    Action,
     AdvancementTie,
     ClockAction,
     ClockEvent,
     Event,
     InfractionPenalty,
+    InfractionScope,
     Medal,
     MedalTie,
     PaperSize,
@@ -70,14 +86,39 @@ from tournament.rules import (
     SETS,
     RuleSet,
     round_errors,
-    rounds_allowed_after_time,
     running_totals,
 )
 from tournament.services import unique_slug
+from tournament.text import bad_character
 
 FORMAT = "mexican-train-event"
 VERSION = 1
 SMALL_MAX = 32767  # the largest PositiveSmallIntegerField value (table numbers, minutes)
+INT_MAX = 2_147_483_647  # the largest IntegerField value (pips in the audit trail)
+
+# What one file may hold (formats/event-file.md has no limits; these keep an import to seconds
+# and a worker free). Larger is refused with a message that names the limit.
+MAX_BYTES = 20_000_000
+MAX_DIGITS = 15  # a whole number with more digits is no count this file has
+MAX_PLAYERS = 100_000
+MAX_STAGES = 10_000
+MAX_TABLES = 50_000  # in one stage
+MAX_ENGINES = max(SETS) + 1  # every double of the largest set, once
+MAX_INFRACTIONS = 1_000  # at one table
+MAX_CHANGES = 1_000  # of one round
+MAX_FORMER_NAMES = 100  # names a player had before, changed at the desk
+MAX_CLOCK_EVENTS = 10_000  # of one stage
+MAX_ERRORS = 1_000  # reading stops there: the file is refused anyway
+# Moments are the event's: a clock runs within days of its date; the audit trail (rounds
+# typed, infractions logged, corrections) may go on for a while after it.
+CLOCK_DAYS = 366  # an export must import again: the site lets a clock run on any day
+AUDIT_DAYS = 366
+EARLIEST_DATE, LATEST_DATE = date(1900, 1, 1), date(2199, 12, 31)
+
+
+# The format's infraction_penalty values are three; a rule the site added since is written as
+# the nearest of them, and itself under event.rules.extra.infraction_penalty.
+FILE_PENALTY = {InfractionPenalty.SKIP: InfractionPenalty.WARN_THEN_SKIP}
 
 
 def _max_length(model: type[Model], name: str) -> int:
@@ -133,6 +174,20 @@ def player_ids(players: Iterable[Player]) -> dict[int, str]:
     return ids
 
 
+def _finals_extra(event: Event) -> dict[str, Any]:
+    """The finals options (issue 12), written unless they are what a file without them means:
+    each table's winner alone advances."""
+    options = {
+        "top_n": event.finals_top_n,
+        "fill_to": event.finals_fill_to,
+        "big_final": event.finals_big_final,
+    }
+    return {} if options == LEGACY_FINALS else {"finals": options}
+
+
+LEGACY_FINALS = {"top_n": 1, "fill_to": None, "big_final": False}
+
+
 def export_event(event: Event) -> dict[str, Any]:
     """The whole event in the event file's shape, ``results`` computed as the site shows them."""
     sheets = event_sheets(event)
@@ -140,6 +195,7 @@ def export_event(event: Event) -> dict[str, Any]:
     players = list(event.players.order_by("pk"))
     ids = player_ids(players)
     stages = sorted(sheets, key=lambda s: s.number)
+    stage_index = {stage.pk: index for index, stage in enumerate(stages)}
     table_refs = {
         sheet.table.pk: {"stage": index, "table": sheet.table.number}
         for index, stage in enumerate(stages)
@@ -168,10 +224,16 @@ def export_event(event: Event) -> dict[str, Any]:
         )
     clock_events: dict[int, list[dict]] = {}
     for e in ClockEvent.objects.filter(stage__event=event).order_by("at", "pk"):
-        clock_events.setdefault(e.stage_id, []).append({"action": e.action, "at": _moment(e.at)})
+        pressed = {"action": e.action, "at": _moment(e.at)}
+        if e.minutes is not None:
+            pressed["minutes"] = e.minutes
+        if e.reason:
+            pressed["reason"] = e.reason
+        clock_events.setdefault(e.stage_id, []).append(pressed)
 
     def export_round(table: Table, r: SheetRound, seated: list[int]) -> dict:
-        order = seated + [pk for pk in r.pips if pk not in seated]
+        order = [pk for pk in seated if pk not in r.filled]
+        order += [pk for pk in r.pips if pk not in seated and pk not in r.filled]
         extra: dict[str, Any] = {"entered_at": _moment(entered.get((table.pk, r.number)))}
         if (table.pk, r.number) in changes:
             extra["changes"] = changes[table.pk, r.number]
@@ -200,12 +262,22 @@ def export_event(event: Event) -> dict[str, Any]:
 
     def export_table(sheet: TableSheet) -> dict:
         seated = [p.pk for p in sheet.players]
-        return {
+        out = {
             "number": sheet.table.number,
             "players": [ids[pk] for pk in seated],
             "rounds": [export_round(sheet.table, r, seated) for r in sheet.rounds],
             "infractions": [export_infraction(i) for i in sheet.infractions],
         }
+        extra = {}
+        if sheet.table.game_over_after is not None:
+            extra["game_over_after"] = sheet.table.game_over_after
+        if sheet.left:
+            extra["withdrew"] = {ids[pk]: n for pk, n in sheet.left.items()}
+        if sheet.joined:
+            extra["joined"] = {ids[pk]: n for pk, n in sheet.joined.items()}
+        if extra:
+            out["extra"] = extra
+        return out
 
     def export_stage(stage: Stage) -> dict:
         out: dict[str, Any] = {"name": stage.name, "kind": stage.kind}
@@ -218,6 +290,8 @@ def export_event(event: Event) -> dict[str, Any]:
             extra["division"] = stage.division
         if stage.playoff_table_id is not None:
             extra["table"] = table_refs[stage.playoff_table_id]
+        if stage.wildcards_of_id is not None:
+            extra["wildcards_of"] = stage_index[stage.wildcards_of_id]
         clock = {
             "started_at": _moment(stage.clock_started_at),
             "paused_at": _moment(stage.clock_paused_at),
@@ -228,6 +302,8 @@ def export_event(event: Event) -> dict[str, Any]:
             ),
             "time_called_at": _moment(stage.time_called_at),
         }
+        if stage.clock_added:
+            clock["added_minutes"] = round(stage.clock_added.total_seconds() / 60)
         if any(v is not None for v in clock.values()):
             extra["clock"] = clock
         if stage.pk in clock_events:
@@ -236,6 +312,14 @@ def export_event(event: Event) -> dict[str, Any]:
             out["extra"] = extra
         return out
 
+    former: dict[int, list[str]] = {}
+    for data in (
+        event.actions.filter(verb="player.edited")
+        .order_by("at", "pk")
+        .values_list("data", flat=True)
+    ):
+        if data.get("renamed_from") and data.get("player_pk") in ids:
+            former.setdefault(data["player_pk"], []).append(data["renamed_from"])
     with_divisions = any(p.division for p in players)
     medals = []
     for division in results.medals:
@@ -266,17 +350,42 @@ def export_event(event: Event) -> dict[str, Any]:
                 "double_blank_points": event.double_blank_points,
                 "advancement_tie": event.advancement_tie,
                 "medal_tie": event.medal_tie,
-                "infraction_penalty": event.infraction_penalty,
-                "extra": {"table_size": event.table_size},
+                "infraction_penalty": FILE_PENALTY.get(
+                    event.infraction_penalty, event.infraction_penalty
+                ),
+                "extra": {
+                    "table_size": event.table_size,
+                    **(
+                        {"infraction_penalty": event.infraction_penalty}
+                        if event.infraction_penalty in FILE_PENALTY
+                        else {}
+                    ),
+                    **(
+                        {"infraction_scope": event.infraction_scope}
+                        if event.infraction_scope != InfractionScope.GAME
+                        else {}
+                    ),
+                    **({"late_arrivals": True} if event.late_arrivals else {}),
+                },
             },
-            "extra": {"paper_size": event.paper_size},
+            "extra": {
+                "paper_size": event.paper_size,
+                **({"time_zone": event.time_zone} if event.time_zone else {}),
+                **_finals_extra(event),
+                **({"sheet_language": event.sheet_language} if event.sheet_language else {}),
+            },
         },
         "players": [
             {
                 "id": ids[p.pk],
                 "name": p.name,
                 "division": p.division or None,
-                "extra": {**({"club": p.club} if p.club else {}), "checked_in": p.checked_in},
+                "extra": {
+                    **({"club": p.club} if p.club else {}),
+                    "checked_in": p.checked_in,
+                    **({"withdrawn": True} if p.withdrawn else {}),
+                    **({"former_names": former[p.pk]} if p.pk in former else {}),
+                },
             }
             for p in players
         ],
@@ -329,8 +438,11 @@ class _Infraction:
 class _Table:
     number: int
     players: list[str]
+    withdrew: dict[str, int] = field(default_factory=dict)
+    joined: dict[str, int] = field(default_factory=dict)
     rounds: list[_Round] = field(default_factory=list)
     infractions: list[_Infraction] = field(default_factory=list)
+    game_over_after: int | None = None
 
 
 @dataclass
@@ -341,9 +453,18 @@ class _Stage:
     medal: str = ""
     division: str | None = None  # None: not given, derived from the players
     table_ref: tuple[int, int] | None = None  # (stage index, table number)
+    wildcards_of: int | None = None  # a wildcard playoff: the index of the stage it settles
     clock: dict[str, Any] = field(default_factory=dict)
-    clock_events: list[tuple[str, datetime]] = field(default_factory=list)
+    clock_events: list[_ClockEvent] = field(default_factory=list)
     tables: list[_Table] = field(default_factory=list)
+
+
+@dataclass
+class _ClockEvent:
+    action: str
+    at: datetime
+    minutes: int | None = None
+    reason: str = ""
 
 
 @dataclass
@@ -353,6 +474,8 @@ class _Player:
     division: str
     club: str = ""
     checked_in: bool = False
+    withdrawn: bool = False
+    former_names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -397,8 +520,48 @@ def _at(where: str, key: str | int) -> str:
     return f"{where}.{key}" if where else key
 
 
+class _Number:
+    """A number JSON allows but no field of the file can hold (too many digits, too large a
+    float, NaN or Infinity), kept as its text so that its place can be named."""
+
+    def __init__(self, text: str, why: str) -> None:
+        self.text = text if len(text) <= 20 else text[:17] + "..."
+        self.why = why
+
+    @classmethod
+    def integer(cls, text: str) -> int | _Number:
+        digits = len(text.lstrip("-"))
+        if digits <= MAX_DIGITS:
+            return int(text)
+        return cls(text, f"a whole number of {digits} digits is more than this file can hold")
+
+    @classmethod
+    def real(cls, text: str) -> float | _Number:
+        value = float(text)
+        if math.isfinite(value) and abs(value) < 1e15:
+            return value
+        return cls(text, "a number too large for this file")
+
+    @classmethod
+    def constant(cls, text: str) -> _Number:
+        return cls(text, f"{text} is not a number this file can hold")
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+
+
+def _printable(text: str) -> str:
+    """An error message as it can be printed and shown: control characters and lone surrogates
+    written as escapes (\\u0000)."""
+    return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _show(value: Any) -> str:
     """A value as the file writes it, shortened."""
+    if isinstance(value, _Number):
+        return value.text
+    if isinstance(value, list | dict) and len(value) > 10:
+        return _kind(value)
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -411,7 +574,7 @@ def _kind(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true or false"
-    if isinstance(value, int | float):
+    if isinstance(value, int | float | _Number):
         return "a number"
     if isinstance(value, str):
         return "a string"
@@ -431,14 +594,21 @@ class _Bad:
 BAD: Any = _Bad()
 
 
+class _TooManyErrors(Exception):
+    pass
+
+
 class _Reader:
     """Reads the file's values, recording each error with its place; bad values read as BAD."""
 
     def __init__(self) -> None:
         self.errors: list[tuple[str, str]] = []
+        self.day_of_event: date | None = None
 
     def error(self, where: str, message: str) -> None:
-        self.errors.append((where or "file", message.removesuffix(".")))
+        self.errors.append((_printable(where or "file"), _printable(message.removesuffix("."))))
+        if len(self.errors) >= MAX_ERRORS:
+            raise _TooManyErrors
 
     def obj(
         self,
@@ -484,6 +654,9 @@ class _Reader:
         return read(obj[key], _at(where, key), **kwargs)
 
     def integer(self, value: Any, where: str, lo: int | None = None, hi: int | None = None):
+        if isinstance(value, _Number):
+            self.error(where, value.why)
+            return BAD
         if isinstance(value, bool) or not isinstance(value, int):
             self.error(where, f"{_show(value)} is not a whole number")
             return BAD
@@ -514,6 +687,10 @@ class _Reader:
         if len(value) > max_length:
             self.error(where, f"longer than {max_length} characters")
             return BAD
+        why = bad_character(value)
+        if why:
+            self.error(where, f"holds {why}")
+            return BAD
         return value
 
     def choice(self, value: Any, where: str, values: Iterable[str]):
@@ -523,25 +700,49 @@ class _Reader:
             return BAD
         return value
 
-    def items(self, value: Any, where: str, null: bool = False) -> list:
-        """A list (``null`` reads as an empty one when allowed)."""
+    def zone_name(self, value: Any, where: str):
+        if not isinstance(value, str) or value not in zoneinfo.available_timezones():
+            self.error(where, f'{_show(value)} is not a time zone (such as "Europe/Paris")')
+            return BAD
+        return value
+
+    def items(self, value: Any, where: str, cap: int, null: bool = False) -> list:
+        """A list of at most ``cap`` items (``null`` reads as an empty one when allowed); a
+        longer one is an error and is not read further."""
         if null and value is None:
             return []
         if not isinstance(value, list):
             self.error(where, f"expected a list, not {_kind(value)}")
+            return []
+        if len(value) > cap:
+            self.error(where, f"{len(value):,} items: an event file holds at most {cap:,} here")
             return []
         return value
 
     def day(self, value: Any, where: str):
         if isinstance(value, str) and _DATE.fullmatch(value):
             try:
-                return date.fromisoformat(value)
+                day = date.fromisoformat(value)
             except ValueError:
                 pass
+            else:
+                if EARLIEST_DATE <= day <= LATEST_DATE:
+                    return day
+                self.error(
+                    where,
+                    f"{_show(value)} is not a date from {EARLIEST_DATE.year} to {LATEST_DATE.year}",
+                )
+                return BAD
         self.error(where, f"{_show(value)} is not a date such as 2019-09-19")
         return BAD
 
-    def moment(self, value: Any, where: str):
+    def clock_moment(self, value: Any, where: str):
+        """A moment of the stage clock: within ``CLOCK_DAYS`` of the event's date."""
+        return self.moment(value, where, after=CLOCK_DAYS)
+
+    def moment(self, value: Any, where: str, after: int = AUDIT_DAYS):
+        """A date and time with its zone, from ``CLOCK_DAYS`` before the event's date to
+        ``after`` days after it."""
         try:
             moment = datetime.fromisoformat(value) if isinstance(value, str) else None
         except ValueError:
@@ -554,11 +755,34 @@ class _Reader:
         if moment.tzinfo is None:
             self.error(where, f"{_show(value)} has no time zone (such as +00:00)")
             return BAD
+        day = self.day_of_event
+        if day is None:  # the event's date is wrong (an error already): a sane range
+            lo, hi = EARLIEST_DATE, LATEST_DATE
+        else:
+            lo, hi = day - timedelta(days=CLOCK_DAYS), day + timedelta(days=after)
+        try:
+            utc_day = moment.astimezone(UTC).date()
+        except OverflowError:
+            utc_day = None
+        if utc_day is None or not lo <= utc_day <= hi:
+            self.error(
+                where,
+                f"{_show(value)} is not between {lo} and {hi}"
+                + (
+                    ""
+                    if day is None
+                    else f" (event.date {day}, {CLOCK_DAYS} days before and {after} after)"
+                ),
+            )
+            return BAD
         return moment
 
-    def seconds(self, value: Any, where: str):
+    def seconds(self, value: Any, where: str, most: timedelta = timedelta(days=CLOCK_DAYS)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
             self.error(where, f"{_show(value)} is not a number of seconds")
+            return BAD
+        if value > most.total_seconds():
+            self.error(where, f"{_show(value)} seconds is more than {most.days} days")
             return BAD
         return timedelta(seconds=value)
 
@@ -595,7 +819,7 @@ def _rule_problems(
     """Record ``rules.problems()``, each at the part of the rule set that causes it.
 
     A problem is placed by asking the same question of a rule set that differs from a playable
-    one in that part alone: an engine (the first prefix of the engines that has it), one
+    one in that part alone: an engine (alone, or with itself when listed again), one
     tiles-drawn entry, the time limit, the double-blank, or the usual table size. When a part
     was wrong (``complete`` false), problems of the whole (the usual table size against the
     tiles drawn) are left until it is corrected.
@@ -612,10 +836,14 @@ def _rule_problems(
         double_blank_points=0,
     )
     some_size = next(iter(rules.tiles_drawn), 2)
-    candidates: list[tuple[str, RuleSet]] = [
-        (_at(_at(where, "engines"), i), replace(base, engines=rules.engines[: i + 1]))
-        for i in range(len(rules.engines))
-    ]
+    # Each engine alone (is it a double of the set?), and the first one listed again with
+    # itself (a repeat): one small rule set per engine, never one per prefix of the list.
+    candidates: list[tuple[str, RuleSet]] = []
+    seen: set[int] = set()
+    for i, engine in enumerate(rules.engines):
+        again = (engine, engine) if engine in seen else (engine,)
+        candidates.append((_at(_at(where, "engines"), i), replace(base, engines=again)))
+        seen.add(engine)
     candidates.append((_at(where, "engines"), replace(base, engines=rules.engines)))
     candidates += [
         (
@@ -669,9 +897,23 @@ def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, 
     double_blank = read.get(rules, where, "double_blank_points", read.integer)
     advancement = read.get(rules, where, "advancement_tie", read.choice, AdvancementTie.values)
     medal_tie = read.get(rules, where, "medal_tie", read.choice, MedalTie.values)
+    # "skip" is read here too: files written before it moved to extra have it here.
     penalty = read.get(rules, where, "infraction_penalty", read.choice, InfractionPenalty.values)
     extra = read.extra_of(rules, where)
-    table_size = read.optional(extra, _at(where, "extra"), "table_size", read.integer)
+    extra_at = _at(where, "extra")
+    table_size = read.optional(extra, extra_at, "table_size", read.integer)
+    site_penalty = read.optional(
+        extra, extra_at, "infraction_penalty", read.choice, values=InfractionPenalty.values
+    )
+    scope = read.optional(
+        extra,
+        extra_at,
+        "infraction_scope",
+        read.choice,
+        default=InfractionScope.GAME,
+        values=InfractionScope.values,
+    )
+    late = read.optional(extra, extra_at, "late_arrivals", read.boolean, default=False)
     fields = dict(
         set_size=the_set,
         engines=engines,
@@ -681,7 +923,9 @@ def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, 
         double_blank_points=double_blank,
         advancement_tie=advancement,
         medal_tie=medal_tie,
-        infraction_penalty=penalty,
+        infraction_penalty=penalty if site_penalty is None else site_penalty,
+        infraction_scope=scope,
+        late_arrivals=late if _ok(late) else False,
     )
     if not _ok(the_set):
         return None, fields
@@ -689,7 +933,16 @@ def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, 
         read.error(_at(where, "set"), RuleSet(set=the_set).problems()[0])
         return None, fields
     complete = tiles_complete and _ok(
-        engines, minutes, double_blank, table_size, in_progress, advancement, medal_tie, penalty
+        engines,
+        minutes,
+        double_blank,
+        table_size,
+        in_progress,
+        advancement,
+        medal_tie,
+        penalty,
+        site_penalty,
+        scope,
     )
     ruleset = RuleSet(
         set=the_set,
@@ -714,7 +967,9 @@ def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, 
 
 
 def _read_int_list(value: Any, where: str, read: _Reader):
-    items = read.items(value, where)
+    items = read.items(value, where, MAX_ENGINES)
+    if isinstance(value, list) and len(value) > MAX_ENGINES:
+        return BAD
     if not isinstance(value, list):
         return BAD
     numbers = [read.integer(v, _at(where, i)) for i, v in enumerate(items)]
@@ -728,7 +983,7 @@ def _read_tiles(value: Any, where: str, read: _Reader):
     out: dict[int, int] = {}  # the entries that read well; the others are errors
     for key, drawn in tiles.items():
         at = _at(where, key)
-        if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+        if not (len(key) <= 3 and key.isascii() and key.isdigit() and str(int(key)) == key):
             read.error(at, f'{json.dumps(key)} is not a table size such as "4"')
             continue
         drawn = read.integer(drawn, at)
@@ -757,6 +1012,8 @@ class _Validator(_Reader):
                 event, where, "venue", self.text, _max_length(Event, "venue"), blank=True
             ),
         }
+        if _ok(fields["date"]):
+            self.day_of_event = fields["date"]
         if event is not BAD and "rules" in event:
             self.rules, rule_fields = _read_rules(self, event["rules"], _at(where, "rules"))
             fields.update(rule_fields)
@@ -769,12 +1026,42 @@ class _Validator(_Reader):
             default=PaperSize.LETTER,
             values=PaperSize.values,
         )
+        # The event's zone (optional): a file without one takes the importing site's.
+        fields["time_zone"] = self.optional(
+            extra, _at(where, "extra"), "time_zone", self.zone_name, default=""
+        )
+        fields.update(self.finals(extra, _at(where, "extra")))
+        fields["sheet_language"] = self.optional(
+            extra,
+            _at(where, "extra"),
+            "sheet_language",
+            self.choice,
+            default="",
+            values=[code for code, _name in settings.LANGUAGES],
+        )
         return fields
+
+    def finals(self, extra: dict, where: str) -> dict[str, Any]:
+        """The finals options (issue 12). A file without them was written when each table's
+        winner alone advanced: it imports as the top 1, unchanged."""
+        if "finals" not in extra:
+            return {"finals_top_n": 1}
+        where = _at(where, "finals")
+        finals = self.obj(extra["finals"], where, (), ("top_n", "fill_to", "big_final"))
+        if finals is BAD:
+            return {}
+        return {
+            "finals_top_n": self.optional(finals, where, "top_n", self.integer, lo=1, hi=8),
+            "finals_fill_to": self.optional(finals, where, "fill_to", self.integer, lo=2, hi=99),
+            "finals_big_final": self.optional(
+                finals, where, "big_final", self.boolean, default=False
+            ),
+        }
 
     def players(self, value: Any) -> list[_Player]:
         out = []
         first: dict[str, int] = {}
-        for i, raw in enumerate(self.items(value, "players")):
+        for i, raw in enumerate(self.items(value, "players", MAX_PLAYERS)):
             where = _at("players", i)
             player = self.obj(raw, where, ("id", "name", "division"))
             if player is BAD:
@@ -803,10 +1090,18 @@ class _Validator(_Reader):
                 blank=True,
             )
             checked_in = self.optional(extra, extra_at, "checked_in", self.boolean, default=False)
+            withdrawn = self.optional(extra, extra_at, "withdrawn", self.boolean, default=False)
+            former_at = _at(extra_at, "former_names")
+            former = [
+                self.text(n, _at(former_at, k), _max_length(Player, "name"))
+                for k, n in enumerate(
+                    self.items(extra.get("former_names"), former_at, MAX_FORMER_NAMES, null=True)
+                )
+            ]
             if isinstance(player.get("id"), str):
                 self.divisions.setdefault(player["id"], division if _ok(division) else "")
-            if _ok(ref, name, division, club, checked_in):
-                out.append(_Player(ref, name, division, club, checked_in))
+            if _ok(ref, name, division, club, checked_in, withdrawn, *former):
+                out.append(_Player(ref, name, division, club, checked_in, withdrawn, former))
         return out
 
     def division(self, value: Any, where: str):
@@ -829,8 +1124,8 @@ class _Validator(_Reader):
     # -- stages -----------------------------------------------------------------------------
     def stages(self, value: Any) -> list[_Stage]:
         out: list[_Stage] = []
-        final_at: int | None = None
-        for i, raw in enumerate(self.items(value, "stages")):
+        finals: dict[str, int] = {}  # division ("" for the event's) -> the final's index
+        for i, raw in enumerate(self.items(value, "stages", MAX_STAGES)):
             where = _at("stages", i)
             stage = self.obj(raw, where, ("name", "kind", "closed", "tables"), ("medal",))
             name = self.get(stage, where, "name", self.text, _max_length(Stage, "name"))
@@ -848,14 +1143,6 @@ class _Validator(_Reader):
                     medal = self.choice(stage["medal"], _at(where, "medal"), Medal.values)
             elif stage is not BAD and stage.get("medal") is not None and _ok(kind):
                 self.error(_at(where, "medal"), "only a playoff stage decides a medal")
-            if kind == StageKind.FINAL:
-                if final_at is not None:
-                    self.error(
-                        _at(where, "kind"),
-                        f"a second final: stages[{final_at}] is the final, and a file has "
-                        "one final stage at most",
-                    )
-                final_at = i if final_at is None else final_at
             plan = _Stage(
                 name if _ok(name) else "",
                 kind if _ok(kind) else "",
@@ -863,6 +1150,19 @@ class _Validator(_Reader):
                 medal if _ok(medal) else "",
             )
             self.stage_extra(stage, where, plan)
+            if kind == StageKind.FINAL:
+                # One final for the event, and one more per division that played its own
+                # Final while another still needed a semifinal (its extra.division says which).
+                key = plan.division or ""
+                if key in finals:
+                    self.error(
+                        _at(where, "kind"),
+                        f"a second final: stages[{finals[key]}] is the final"
+                        + (f" of division {json.dumps(key)}" if key else "")
+                        + ", and a file has one final stage at most"
+                        + (" per division" if key else ""),
+                    )
+                finals.setdefault(key, i)
             if stage is not BAD and "tables" in stage:
                 plan.tables = self.tables(stage["tables"], _at(where, "tables"), plan)
             out.append(plan)
@@ -880,42 +1180,73 @@ class _Validator(_Reader):
         if extra.get("table") is not None:
             ref_at = _at(at, "table")
             ref = self.obj(extra["table"], ref_at, ("stage", "table"))
-            index = self.get(ref, ref_at, "stage", self.integer, lo=0)
+            index = self.get(ref, ref_at, "stage", self.integer, lo=0, hi=MAX_STAGES)
             number = self.get(ref, ref_at, "table", self.integer, lo=1, hi=SMALL_MAX)
             if _ok(index, number):
                 plan.table_ref = (index, number)
+        if extra.get("wildcards_of") is not None:
+            index = self.integer(
+                extra["wildcards_of"], _at(at, "wildcards_of"), lo=0, hi=MAX_STAGES
+            )
+            plan.wildcards_of = index if _ok(index) else None
         if extra.get("clock") is not None:
             clock_at = _at(at, "clock")
             raw = self.obj(
                 extra["clock"],
                 clock_at,
                 (),
-                ("started_at", "paused_at", "paused_total", "time_called_at"),
+                ("started_at", "paused_at", "paused_total", "time_called_at", "added_minutes"),
             )
             if raw is not BAD:
                 clock = {
-                    key: self.optional(raw, clock_at, key, self.moment)
+                    key: self.optional(raw, clock_at, key, self.clock_moment)
                     for key in ("started_at", "paused_at", "time_called_at")
                 }
                 clock["paused_total"] = self.optional(raw, clock_at, "paused_total", self.seconds)
+                clock["added_minutes"] = self.optional(
+                    raw, clock_at, "added_minutes", self.integer, lo=1, hi=SMALL_MAX
+                )
                 if _ok(*clock.values()) and self.clock(clock, clock_at) is not None:
                     plan.clock = clock
         events_at = _at(at, "clock_events")
-        for j, raw in enumerate(self.items(extra.get("clock_events"), events_at, null=True)):
+        clock_events = self.items(extra.get("clock_events"), events_at, MAX_CLOCK_EVENTS, null=True)
+        for j, raw in enumerate(clock_events):
             event_at = _at(events_at, j)
-            pressed = self.obj(raw, event_at, ("action", "at"))
+            pressed = self.obj(raw, event_at, ("action", "at"), ("minutes", "reason"))
             action = self.get(pressed, event_at, "action", self.choice, ClockAction.values)
-            moment = self.get(pressed, event_at, "at", self.moment)
-            if _ok(action, moment):
-                plan.clock_events.append((action, moment))
+            moment = self.get(pressed, event_at, "at", self.clock_moment)
+            minutes = reason = None
+            if pressed is not BAD:
+                minutes = self.optional(
+                    pressed, event_at, "minutes", self.integer, lo=1, hi=SMALL_MAX
+                )
+                reason = self.optional(
+                    pressed,
+                    event_at,
+                    "reason",
+                    self.text,
+                    default="",
+                    max_length=_max_length(ClockEvent, "reason"),
+                    blank=True,
+                )
+            if _ok(action, moment, minutes, reason):
+                plan.clock_events.append(_ClockEvent(action, moment, minutes, reason or ""))
 
     def clock(self, clock: dict[str, Any], where: str | None = None) -> Clock | None:
         """The stage's clock as ``tournament.clock`` reads it; an impossible one is an error
         at ``where``."""
         minutes = self.rules.game_minutes if self.rules else None
+        added = clock.get("added_minutes")
+        if added and not minutes:
+            if where is not None:
+                self.error(
+                    _at(where, "added_minutes"),
+                    "an untimed game has no time limit to lengthen (event.rules.game_minutes)",
+                )
+            return None
         try:
             return Clock(
-                limit=None if not minutes else timedelta(minutes=minutes),
+                limit=None if not minutes else timedelta(minutes=minutes + (added or 0)),
                 started_at=clock["started_at"],
                 paused_at=clock["paused_at"],
                 paused_total=clock["paused_total"] or timedelta(0),
@@ -931,7 +1262,7 @@ class _Validator(_Reader):
         numbers: dict[int, int] = {}
         seated: dict[str, str] = {}  # player id -> where they were first seated in the stage
         final_tables: dict[str, int] = {}  # division -> index of its final table
-        items = self.items(value, where)
+        items = self.items(value, where, MAX_TABLES)
         if stage.kind == StageKind.PLAYOFF and len(items) > 1:
             self.error(_at(where, 1), "a playoff is played at one table")
         for j, raw in enumerate(items):
@@ -946,6 +1277,7 @@ class _Validator(_Reader):
                 numbers.setdefault(number, j)
             players = self.seats(table, at, seated)
             plan = _Table(number if _ok(number) else 0, players)
+            self.comings_and_goings(table, at, plan)
             division = self.table_division(players, _at(at, "players"))
             if stage.kind == StageKind.FINAL and table is not BAD and division is not None:
                 if division in final_tables:
@@ -959,8 +1291,9 @@ class _Validator(_Reader):
                 final_tables.setdefault(division, j)
             self.table_size(players, _at(at, "players"))
             if table is not BAD and "rounds" in table:
-                plan.rounds = self.rounds(table["rounds"], _at(at, "rounds"), stage, players)
-                self.after_time(stage, plan.rounds, _at(at, "rounds"))
+                plan.rounds = self.rounds(table["rounds"], _at(at, "rounds"), stage, players, plan)
+            extra = self.extra_of(table, at)
+            plan.game_over_after = self.game_over(extra, _at(at, "extra"), plan.rounds)
             if table is not BAD and "infractions" in table:
                 plan.infractions = self.infractions(
                     table["infractions"], _at(at, "infractions"), stage, plan
@@ -968,12 +1301,53 @@ class _Validator(_Reader):
             out.append(plan)
         return out
 
+    def game_over(self, extra: dict, where: str, rounds: list[_Round]) -> int | None:
+        """The round after which the table's game was marked over (time called): the table's
+        last round. A round after it was not played (PRODUCT.md §5); nothing else limits the
+        rounds entered after time was called."""
+        after = self.optional(extra, where, "game_over_after", self.integer, lo=0, hi=SMALL_MAX)
+        if after is None or after is BAD:
+            return None
+        for n in range(after, len(rounds)):
+            self.error(
+                _at(_at(where.removesuffix(".extra"), "rounds"), n),
+                f"after the game was marked over after round {after} "
+                f"({_at(where, 'game_over_after')}): no later round was played",
+            )
+        if after > len(rounds):
+            self.error(
+                _at(where, "game_over_after"),
+                f"{after}, but the table has {len(rounds)} round{'s' if len(rounds) != 1 else ''}"
+                ": the game is marked over after its last round",
+            )
+            return None
+        return after
+
+    def comings_and_goings(self, table: dict | _Bad, where: str, plan: _Table) -> None:
+        """The table's ``extra.withdrew`` and ``extra.joined``: who left after which round,
+        who joined at which round (each a player seated at the table)."""
+        extra = self.extra_of(table, where)
+        for key, into in (("withdrew", plan.withdrew), ("joined", plan.joined)):
+            if extra.get(key) is None:
+                continue
+            at = _at(_at(where, "extra"), key)
+            given = self.obj(extra[key], at, any_key=True)
+            if given is BAD:
+                continue
+            for ref, n in given.items():
+                if ref not in plan.players:
+                    self.error(_at(at, ref), f"{_show(ref)} is not seated at this table")
+                    continue
+                n = self.integer(n, _at(at, ref), lo=0 if key == "withdrew" else 1, hi=SMALL_MAX)
+                if _ok(n):
+                    into[ref] = n
+
     def seats(self, table: dict | _Bad, where: str, seated: dict[str, str]) -> list[str]:
         if table is BAD or "players" not in table:
             return []
         at = _at(where, "players")
         players = []
-        for k, ref in enumerate(self.items(table["players"], at)):
+        for k, ref in enumerate(self.items(table["players"], at, MAX_PLAYERS)):
             seat_at = _at(at, k)
             if not self.known(ref, seat_at):
                 continue
@@ -998,8 +1372,7 @@ class _Validator(_Reader):
             return None
         if not players:
             return None
-        seated = [Player(division=self.divisions[p]) for p in players]
-        return table_division(TableSheet(table=Table(), rules=self.rules, players=seated))
+        return division_of(self.divisions[p] for p in players)
 
     def table_size(self, players: list[str], where: str) -> None:
         if self.rules is None or not players:
@@ -1014,9 +1387,12 @@ class _Validator(_Reader):
             )
 
     # -- rounds -----------------------------------------------------------------------------
-    def rounds(self, value: Any, where: str, stage: _Stage, players: list[str]) -> list[_Round]:
+    def rounds(
+        self, value: Any, where: str, stage: _Stage, players: list[str], table: _Table | None = None
+    ) -> list[_Round]:
         out: list[_Round] = []
-        items = self.items(value, where)
+        # One more than a game has (or a playoff's one): the first too many is an error.
+        items = self.items(value, where, MAX_ENGINES + 1)
         if items and not players:
             self.error(where, "a table with no players has no rounds")
             return out
@@ -1029,14 +1405,23 @@ class _Validator(_Reader):
                 self.error(at, "a playoff is one round")
             elif self.rules is not None and _ok(engine):
                 engine = self.round_engine(engine, at, n, playoff)
-            pips = self.get(round_, at, "pips", self.pips, players, engine)
+            playing = players
+            if table is not None and (table.withdrew or table.joined):
+                playing = [
+                    p
+                    for p in players
+                    if table.joined.get(p, 0) <= n + 1 <= table.withdrew.get(p, n + 1)
+                ]
+            pips = self.get(round_, at, "pips", self.pips, playing, engine)
             extra = self.extra_of(round_, at)
             extra_at = _at(at, "extra")
             entered_at = self.optional(extra, extra_at, "entered_at", self.moment)
             changes_at = _at(extra_at, "changes")
             changes = [
                 self.change(c, _at(changes_at, k), players)
-                for k, c in enumerate(self.items(extra.get("changes"), changes_at, null=True))
+                for k, c in enumerate(
+                    self.items(extra.get("changes"), changes_at, MAX_CHANGES, null=True)
+                )
             ]
             if _ok(engine, pips, entered_at, *changes):
                 out.append(_Round(engine, pips, entered_at, changes))
@@ -1069,33 +1454,6 @@ class _Validator(_Reader):
             )
             return BAD
         return engine
-
-    def after_time(self, stage: _Stage, rounds: list[_Round], where: str) -> None:
-        """No round is entered once the game is over (PRODUCT.md §5): with the stage's clock
-        and the rounds' entry times in the file, the rounds beyond what the rules allow after
-        time was called are errors."""
-        if self.rules is None or not stage.clock or any(r.entered_at is None for r in rounds):
-            return
-        clock = self.clock(stage.clock)
-        called_at = clock and clock.effective_time_called_at(timezone.now())
-        if called_at is None:
-            return
-        before = sum(1 for r in rounds if r.entered_at <= called_at)
-        allowed = rounds_allowed_after_time(
-            before, self.rules.round_in_progress, len(self.rules.engines)
-        )
-        counts = (
-            "the round in progress counts"
-            if self.rules.round_in_progress == RoundInProgress.FINISH
-            else "the round in progress does not count"
-        )
-        for n in range(allowed, len(rounds)):
-            self.error(
-                _at(where, n),
-                f"entered after the game was over: time was called at {_moment(called_at)} "
-                f"with {before} round{'s' if before != 1 else ''} entered, and {counts} "
-                f"(event.rules.round_in_progress), so the table has {allowed} at most",
-            )
 
     def pips(self, value: Any, where: str, players: list[str], engine: int | _Bad):
         pips = self.obj(value, where, any_key=True)
@@ -1138,8 +1496,8 @@ class _Validator(_Reader):
             value, where, ("player", "old_pips", "new_pips", "reason"), ("changed_at",)
         )
         player = self.get(change, where, "player", self.seated, players)
-        old = self.get(change, where, "old_pips", self.integer, lo=0)
-        new = self.get(change, where, "new_pips", self.integer, lo=0)
+        old = self.get(change, where, "old_pips", self.integer, lo=0, hi=INT_MAX)
+        new = self.get(change, where, "new_pips", self.integer, lo=0, hi=INT_MAX)
         reason = self.get(change, where, "reason", self.text, _max_length(ScoreChange, "reason"))
         changed_at = (
             BAD if change is BAD else self.optional(change, where, "changed_at", self.moment)
@@ -1158,6 +1516,9 @@ class _Validator(_Reader):
 
     # -- infractions ------------------------------------------------------------------------
     def infractions(self, value: Any, where: str, stage: _Stage, table: _Table):
+        items = self.items(value, where, MAX_INFRACTIONS)
+        if not items:
+            return []
         sheet = TableSheet(
             table=Table(stage=Stage(kind=stage.kind)),
             rules=self.rules,
@@ -1165,7 +1526,7 @@ class _Validator(_Reader):
             rounds=[SheetRound(n, r.engine, {}, {}) for n, r in enumerate(table.rounds, 1)],
         )
         out = []
-        for k, raw in enumerate(self.items(value, where)):
+        for k, raw in enumerate(items):
             at = _at(where, k)
             infraction = self.obj(raw, at, ("player", "engine", "kind", "action", "note"))
             player = self.get(infraction, at, "player", self.seated, table.players)
@@ -1232,6 +1593,21 @@ class _Validator(_Reader):
             self.error(ref_at, "only an advancement playoff names the table whose tie it settles")
             stage.table_ref = None
         if stage.kind != StageKind.PLAYOFF or stage.medal != Medal.ADVANCE:
+            if stage.wildcards_of is not None:
+                self.error(
+                    _at(_at(where, "extra"), "wildcards_of"),
+                    "only an advancement playoff settles a stage's wildcards",
+                )
+                stage.wildcards_of = None
+            return
+        if stage.wildcards_of is not None:  # tied for the last wildcard: from several tables
+            index = stage.wildcards_of
+            if index >= i or stages[index].kind not in ADVANCING_KINDS:
+                self.error(
+                    _at(_at(where, "extra"), "wildcards_of"),
+                    f"stages[{index}] is not an earlier qualifying or semifinal stage",
+                )
+                stage.wildcards_of = None
             return
         if stage.table_ref is not None:
             index, number = stage.table_ref
@@ -1267,10 +1643,20 @@ class _Validator(_Reader):
 def _check_playoffs(read: _Validator, fields: dict[str, Any], plan: _Plan) -> None:
     """Compute the results as the site does: a playoff that no tie calls for, or played by
     other players than the tied ones, is an error at that playoff."""
+    playoffs = [i for i, s in enumerate(plan.stages) if s.kind == StageKind.PLAYOFF]
+    if not playoffs:
+        return
     event = Event(**{k: v for k, v in fields.items() if k in _EVENT_FIELDS})
     event.tiles_drawn = {str(k): v for k, v in fields["tiles_drawn"].items()}
-    players = {p.id: Player(pk=p.id, name=p.name, division=p.division) for p in plan.players}
-    stages, tables, sheets = [], {}, {}
+    divisions = {p.id: p.division for p in plan.players}
+    players: dict[str, Player] = {}
+
+    def player(ref: str) -> Player:
+        if ref not in players:
+            players[ref] = Player(pk=ref, division=divisions[ref])
+        return players[ref]
+
+    stages, table_pk, sheets = [], {}, {}
     next_pk = itertools.count(1)
     for i, s in enumerate(plan.stages):
         stage = Stage(
@@ -1283,45 +1669,65 @@ def _check_playoffs(read: _Validator, fields: dict[str, Any], plan: _Plan) -> No
             division=s.division or "",
         )
         stages.append(stage)
+        # Only what the results read: closed qualifying and semifinal stages, the final and
+        # the playoffs (a large open stage costs nothing here).
+        counted = s.kind in (StageKind.PLAYOFF, StageKind.FINAL) or (
+            s.closed and s.kind in ADVANCING_KINDS
+        )
         for t in s.tables:
-            table = Table(pk=next(next_pk), stage=stage, number=t.number)
-            tables[i, t.number] = table
+            table_pk[i, t.number] = next(next_pk)
+            if not counted:
+                continue
+            table = Table(pk=table_pk[i, t.number], stage=stage, number=t.number)
             rounds = [r.pips for r in t.rounds]
-            sheet = TableSheet(
-                table=table, rules=event.rules, players=[players[p] for p in t.players]
-            )
+            sheet = TableSheet(table=table, rules=event.rules, players=list(map(player, t.players)))
             for n, (r, totals) in enumerate(zip(t.rounds, running_totals(rounds), strict=True), 1):
                 sheet.rounds.append(SheetRound(n, r.engine, dict(r.pips), totals))
             sheets.setdefault(stage, []).append(sheet)
     for i, s in enumerate(plan.stages):
         if s.table_ref is not None:
-            stages[i].playoff_table_id = tables[s.table_ref].pk
-    playoffs = [i for i, s in enumerate(plan.stages) if s.kind == StageKind.PLAYOFF]
-    included = {stage: sheets.get(stage, []) for i, stage in enumerate(stages) if i not in playoffs}
-    results = compute_results(event, included)
-    known = set(results.problems)
+            stages[i].playoff_table_id = table_pk[s.table_ref]
+        if s.wildcards_of is not None:
+            stages[i].wildcards_of_id = stages[s.wildcards_of].pk
+    # The results are computed once, with every playoff; a playoff round that does not fit is
+    # found among the scored playoffs deciding the same thing, by its round number.
+    results = compute_results(event, {stage: sheets.get(stage, []) for stage in stages})
+    groups: dict[tuple, list[int]] = {}
     for i in playoffs:
-        included[stages[i]] = sheets.get(stages[i], [])
-        results = compute_results(event, included)
-        for problem in results.problems:
-            if problem not in known:
-                read.error(_at("stages", i), f"this playoff does not fit the ties: {problem}")
-        known = set(results.problems)
+        s, stage = plan.stages[i], stages[i]
+        if not any(t.rounds for t in s.tables[:1]):
+            continue
+        if s.medal == Medal.ADVANCE:
+            key = ("table", stage.playoff_table_id, s.medal)
+        else:
+            key = ("division", stage.division, s.medal)
+        groups.setdefault(key, []).append(i)
+    for problem in results.playoff_problems:
+        if problem.table_id is not None:
+            key = ("table", problem.table_id, problem.decides)
+        else:
+            key = ("division", problem.division, problem.decides)
+        among = groups.get(key, [])
+        at = among[min(problem.round_number, len(among)) - 1] if among else None
+        read.error(
+            "stages" if at is None else _at("stages", at),
+            f"this playoff does not fit the ties: {problem.message}",
+        )
     # A playoff still to play is one the results owe, between the players they name.
-    owed = list(results.owed)
+    # Indexed by what each settles, taken in order: one pass over the playoffs.
+    owed: dict[tuple, list] = {}
+    for o in results.owed:
+        owed.setdefault((o.division, o.medal, o.table and o.table.pk), []).append(o)
     order = {p.id: n for n, p in enumerate(plan.players)}
     for i in playoffs:
         s = plan.stages[i]
-        if any(t.rounds for t in s.tables):
-            continue
+        if s.closed and any(t.rounds for t in s.tables):
+            continue  # it decided: checked above (an open one decides nothing yet)
         key = (s.division or "", s.medal, stages[i].playoff_table_id)
-        match = next(
-            (o for o in owed if (o.division, o.medal, o.table and o.table.pk) == key), None
-        )
-        if match is None:
+        if not owed.get(key):
             read.error(_at("stages", i), f"no {s.medal} playoff is owed: the results call for none")
             continue
-        owed.remove(match)
+        match = owed[key].pop(0)
         seated = [p for t in s.tables for p in t.players]
         if seated and set(seated) != set(match.owed.players):
             read.error(
@@ -1333,6 +1739,7 @@ def _check_playoffs(read: _Validator, fields: dict[str, Any], plan: _Plan) -> No
 
 
 _EVENT_FIELDS = (
+    "late_arrivals",
     "name",
     "date",
     "venue",
@@ -1345,34 +1752,92 @@ _EVENT_FIELDS = (
     "advancement_tie",
     "medal_tie",
     "infraction_penalty",
+    "infraction_scope",
     "paper_size",
+    "time_zone",
+    "finals_top_n",
+    "finals_fill_to",
+    "finals_big_final",
+    "sheet_language",
 )
 
 
+def _line_and_column(text: str, offset: int) -> str:
+    """The place of character ``offset`` (from 0) of ``text``, as an editor shows it."""
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line}, column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
 def _parse(data_or_text: Any) -> Any:
+    """The file's JSON, or ``EventFileError`` naming where it cannot be read (line, column)."""
+    if isinstance(data_or_text, bytes | bytearray | str) and len(data_or_text) > MAX_BYTES:
+        raise EventFileError.at(
+            [("file", f"larger than {MAX_BYTES // 1_000_000} MB: an event file is at most that")]
+        )
     if isinstance(data_or_text, bytes | bytearray):
+        raw = bytes(data_or_text)
         try:
-            data_or_text = bytes(data_or_text).decode("utf-8-sig")
+            data_or_text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as why:
+            good = raw[: why.start].decode("utf-8-sig", "replace")
             raise EventFileError.at(
-                [("file", f"not UTF-8 text (byte {why.start + 1} cannot be read)")]
+                [
+                    (
+                        _line_and_column(good, len(good)),
+                        f"not UTF-8 text (byte {why.start + 1} cannot be read)",
+                    )
+                ]
             ) from None
     if not isinstance(data_or_text, str):
         return data_or_text
     try:
-        return json.loads(data_or_text.removeprefix("\ufeff"), object_pairs_hook=_object_pairs)
+        return json.loads(
+            data_or_text.removeprefix("\ufeff"),
+            object_pairs_hook=_object_pairs,
+            parse_int=_Number.integer,
+            parse_float=_Number.real,
+            parse_constant=_Number.constant,
+        )
     except json.JSONDecodeError as why:
         raise EventFileError.at(
             [(f"line {why.lineno}, column {why.colno}", f"not valid JSON: {why.msg}")]
         ) from None
     except RecursionError:
-        raise EventFileError.at([("file", "nested too deeply to be an event file")]) from None
+        raise EventFileError.at(
+            [(_deepest(data_or_text), "nested too deeply to be an event file")]
+        ) from None
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _deepest(text: str) -> str:
+    """The place (line, column) where ``text`` is nested deepest: lists and objects opened
+    and not yet closed, strings skipped."""
+    depth = deepest = at = 0
+    for token in _TOKEN.finditer(text):
+        char = token.group()[0]
+        if char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, token.start()
+        elif char in "]}":
+            depth -= 1
+    return _line_and_column(text, at)
 
 
 def validate(data_or_text: Any) -> _Plan:
     """Read the file; raise ``EventFileError`` naming every error, or return what it says."""
     data = _parse(data_or_text)
     read = _Validator()
+    try:
+        return _validate(read, data)
+    except _TooManyErrors:
+        read.errors.append(("file", f"reading stopped after {MAX_ERRORS} errors"))
+        raise EventFileError.at(read.errors) from None
+
+
+def _validate(read: _Validator, data: Any) -> _Plan:
     top = read.obj(data, "", ("format", "version", "event", "players", "stages"), ("results",))
     if top is BAD:
         raise EventFileError.at(read.errors)
@@ -1428,8 +1893,23 @@ def _write(plan: _Plan, director, slug: str | None) -> Event:
             division=p.division,
             club=p.club,
             checked_in=p.checked_in,
+            withdrawn=p.withdrawn,
         )
         for p in plan.players
+    )
+    Action.objects.bulk_create(
+        Action(
+            event=event,
+            verb="player.edited",
+            data={
+                "player": old,
+                "player_pk": by.pk,
+                "renamed_from": old,
+                "changes": f"name: {old} → {new}",
+            },
+        )
+        for p, by in zip(plan.players, players, strict=True)
+        for old, new in zip(p.former_names, [*p.former_names[1:], p.name], strict=False)
     )
     by_id = {p.ref: p for p in players}
     stages = Stage.objects.bulk_create(
@@ -1445,11 +1925,16 @@ def _write(plan: _Plan, director, slug: str | None) -> Event:
             clock_paused_at=s.clock.get("paused_at"),
             clock_paused_total=s.clock.get("paused_total"),
             time_called_at=s.clock.get("time_called_at"),
+            clock_added=(
+                timedelta(minutes=s.clock["added_minutes"])
+                if s.clock.get("added_minutes")
+                else None
+            ),
         )
         for i, s in enumerate(plan.stages, start=1)
     )
     tables = Table.objects.bulk_create(
-        Table(stage=stage, number=t.number)
+        Table(stage=stage, number=t.number, game_over_after=t.game_over_after)
         for stage, s in zip(stages, plan.stages, strict=True)
         for t in s.tables
     )
@@ -1460,20 +1945,28 @@ def _write(plan: _Plan, director, slug: str | None) -> Event:
             table_of[i, t.number] = next(found)
     linked = []
     for stage, s in zip(stages, plan.stages, strict=True):
-        if s.table_ref is not None:
-            stage.playoff_table = table_of[s.table_ref]
+        if s.table_ref is not None or s.wildcards_of is not None:
+            stage.playoff_table = table_of[s.table_ref] if s.table_ref is not None else None
+            stage.wildcards_of = stages[s.wildcards_of] if s.wildcards_of is not None else None
             linked.append(stage)
-    Stage.objects.bulk_update(linked, ["playoff_table"])
+    Stage.objects.bulk_update(linked, ["playoff_table", "wildcards_of"])
     Seat.objects.bulk_create(
-        Seat(stage=stage, table=table_of[i, t.number], player=by_id[ref], position=k)
+        Seat(
+            stage=stage,
+            table=table_of[i, t.number],
+            player=by_id[ref],
+            position=k,
+            left_after=t.withdrew.get(ref),
+            joined_at=t.joined.get(ref),
+        )
         for i, (stage, s) in enumerate(zip(stages, plan.stages, strict=True))
         for t in s.tables
         for k, ref in enumerate(t.players, start=1)
     )
     ClockEvent.objects.bulk_create(
-        ClockEvent(stage=stage, action=action, at=at)
+        ClockEvent(stage=stage, action=e.action, at=e.at, minutes=e.minutes, reason=e.reason)
         for stage, s in zip(stages, plan.stages, strict=True)
-        for action, at in s.clock_events
+        for e in s.clock_events
     )
     played = [
         (Round(table=table_of[i, t.number], number=n, engine=r.engine), r)

@@ -5,17 +5,30 @@ is a 404. A stage's standings are exported from ``scoring.tables.StandingsTable`
 django-tables2's own ``TableExport``, as the page shows them. Every round score of an event is
 a long list (13 rows per player per game): ``RowsExport`` is the same exporter fed plain rows,
 without a Table's per-cell rendering (about 0.1 ms a cell, seconds for a big event).
+
+Both are written here, safe to open in a spreadsheet (OWASP's CSV injection advice): in CSV a
+text cell that starts like a formula (= + - @, tab, carriage return) gets a leading single
+quote, and the file starts with a byte order mark so that Excel on Windows reads it as UTF-8;
+in XLSX every text cell is stored as text, never as a formula. Numbers stay numbers (pips,
+totals and places are never negative, so no number is touched).
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from collections.abc import Iterable, Sequence
+from decimal import Decimal
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_tables2 import Table
 from django_tables2.export import TableExport
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Font
 from tablib import Dataset
 
 from scoring.sheets import event_sheets
@@ -34,11 +47,78 @@ def requested_format(request: HttpRequest) -> str:
 
 
 def _title(title: str) -> str:
-    return str(title)[:31]  # the longest name an Excel sheet may have
+    # An Excel sheet's name: 31 characters at most, none of []:*?/\
+    return re.sub(r"[\[\]:*?/\\]", "-", str(title))[:31] or "Export"
 
 
-class RowsExport(TableExport):
-    """django-tables2's ``TableExport`` for plain rows: headers and one tuple per row."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+NUMBER_TYPES = (int, float, Decimal)
+
+
+def cell_value(value):
+    """A number as it is, nothing as empty, anything else as its text."""
+    if value is None:
+        return ""
+    if isinstance(value, NUMBER_TYPES) and not isinstance(value, bool):
+        return value
+    return str(value)
+
+
+def csv_cell(value):
+    """A CSV cell a spreadsheet shows as written: formula-like text gets a leading quote."""
+    value = cell_value(value)
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def write_csv(rows: Iterable[Sequence]) -> str:
+    """CSV text, starting with a byte order mark (Excel reads UTF-8 only with one)."""
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out)
+    for row in rows:
+        writer.writerow([csv_cell(v) for v in row])
+    return out.getvalue()
+
+
+def write_xlsx(rows: Iterable[Sequence], title: str) -> bytes:
+    """An Excel workbook of one sheet, the first row bold and frozen, text stored as text."""
+    book = Workbook()
+    sheet = book.active
+    sheet.title = _title(title)
+    for row in rows:
+        sheet.append([_xlsx_value(v) for v in row])
+        for cell in sheet[sheet.max_row]:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"  # openpyxl would make "=..." a formula, "#N/A" an error
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+    sheet.freeze_panes = "A2"
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def _xlsx_value(value):
+    value = cell_value(value)
+    if isinstance(value, str):
+        return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)  # control characters XLSX refuses
+    return value
+
+
+class SafeExport(TableExport):
+    """django-tables2's ``TableExport``, its file written by ``write_csv`` or ``write_xlsx``."""
+
+    def export(self) -> str | bytes:
+        rows = [self.dataset.headers, *self.dataset]
+        if self.format == TableExport.CSV:
+            return write_csv(rows)
+        return write_xlsx(rows, self.dataset.title)
+
+
+class RowsExport(SafeExport):
+    """The exporter for plain rows: headers and one tuple per row."""
 
     def __init__(self, export_format: str, headers: Sequence, rows: Iterable, title: str):
         if not self.is_valid_format(export_format):
@@ -54,7 +134,7 @@ def export_response(exporter: TableExport, name: str) -> HttpResponse:
 
 def table_export(export_format: str, table: Table, title: str) -> TableExport:
     """A django-tables2 table exported as its page shows it (export values, hidden columns in)."""
-    return TableExport(export_format, table, dataset_kwargs={"title": _title(title)})
+    return SafeExport(export_format, table, dataset_kwargs={"title": _title(title)})
 
 
 # -- every round score ---------------------------------------------------------------------------
@@ -65,21 +145,28 @@ def export_player_id(player: Player) -> str:
     return player.ref or str(player.pk)
 
 
+PLAYER_ID_HEADER = gettext_lazy("Player id")
 ROUND_SCORE_HEADERS = (
     gettext_lazy("Stage"),
     gettext_lazy("Table"),
     gettext_lazy("Round"),
     gettext_lazy("Engine"),
-    gettext_lazy("Player id"),
+    PLAYER_ID_HEADER,
     gettext_lazy("Player"),
     gettext_lazy("Pips"),
 )
 
 
-def round_score_rows(event: Event) -> list[tuple]:
-    """Every round score of the event, one row per player per round (ROUND_SCORE_HEADERS).
+def round_score_headers(with_ids: bool = True) -> list:
+    """The round scores' headers; the public's export has no registration ids."""
+    return [h for h in ROUND_SCORE_HEADERS if with_ids or h is not PLAYER_ID_HEADER]
 
-    Stages by number, tables by number, rounds in play order, players in seat order.
+
+def round_score_rows(event: Event, with_ids: bool = True) -> list[tuple]:
+    """Every round score of the event, one row per player per round (``round_score_headers``).
+
+    Stages by number, tables by number, rounds in play order, players in seat order. A late
+    arrival's missed rounds carry the table's highest score of the round, as the sheet does.
     """
     rows = []
     for stage, sheets in sorted(event_sheets(event).items(), key=lambda kv: kv[0].number):
@@ -87,13 +174,14 @@ def round_score_rows(event: Event) -> list[tuple]:
             for played in sheet.rounds:
                 for player in sheet.players:
                     if player.pk in played.pips:
+                        ids = (export_player_id(player),) if with_ids else ()
                         rows.append(
                             (
                                 stage.name,
                                 sheet.table.number,
                                 played.number,
                                 played.engine,
-                                export_player_id(player),
+                                *ids,
                                 player.name,
                                 played.pips[player.pk],
                             )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from scoring import penalties
 from scoring.models import Infraction, InfractionAction, InfractionKind
 from scoring.sheets import TableSheet, table_sheet
+from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Table
 
 NOTE_MAX = Infraction._meta.get_field("note").max_length
@@ -24,7 +25,9 @@ class InfractionRejected(ValidationError):
 
 
 def _locked(table: Table) -> Table:
-    """Lock the table row: two desks logging for one player get consecutive actions."""
+    """Lock the event, then the table row: two desks logging for one player get consecutive
+    actions (one write at a time per event, always in that order)."""
+    table.stage.event.locked()
     return Table.objects.select_for_update().select_related("stage__event").get(pk=table.pk)
 
 
@@ -51,16 +54,20 @@ def engine_error(sheet: TableSheet, engine) -> str | None:
 
 @transaction.atomic
 def log_infraction(
-    table: Table, player: Player, engine: int, kind: str, note: str, user
+    table: Table, player: Player, engine: int, kind: str, note: str, user, key: str | None = None
 ) -> Infraction:
     """Log ``player``'s infraction in round ``engine`` at ``table``; the action is the rule's.
 
     The action follows the event's infraction penalty over the player's earlier infractions
-    at this table (a voided one does not count). Scorekeepers of the table and directors may
+    at this table, or in the whole event when it counts warnings per event (a voided one does
+    not count). Scorekeepers of the table and directors may
     log; once the stage is closed, directors only.
     """
     table = _locked(table)
     event = table.stage.event
+    repeat = claim(key, user)
+    if repeat is not None:  # the same form sent twice (a double tap): logged once
+        return Infraction.objects.get(pk=repeat.outcome["infraction"])
     if not table.can_score(user):
         raise PermissionDenied("You do not keep the score of this table.")
     if table.stage.closed and not event.is_director(user):
@@ -78,9 +85,12 @@ def log_infraction(
         errors["note"] = f"Keep the note under {NOTE_MAX} characters."
     if errors:
         raise InfractionRejected(errors)
-    earlier = Infraction.objects.filter(table=table, player=player).values_list("action", flat=True)
+    earlier = Infraction.objects.filter(player=player)
+    if event.infraction_scope == penalties.PER_GAME:
+        earlier = earlier.filter(table=table)
+    earlier = earlier.order_by("logged_at", "pk").values_list("action", flat=True)
     action = penalties.action_for(event.infraction_penalty, list(earlier))
-    return Infraction.objects.create(
+    infraction = Infraction.objects.create(
         table=table,
         player=player,
         engine=engine,
@@ -90,6 +100,11 @@ def log_infraction(
         original_action=action,
         logged_by=user,
     )
+    log_action(
+        event, "infraction.logged", user, stage=table.stage, table=table.number, player=player.name
+    )
+    settle(key, infraction=infraction.pk)
+    return infraction
 
 
 @transaction.atomic
@@ -122,4 +137,14 @@ def change_infraction(infraction: Infraction, action: str, reason: str, user) ->
     infraction.changed_by = user
     infraction.changed_at = timezone.now()
     infraction.save(update_fields=["action", "change_reason", "changed_by", "changed_at"])
+    log_action(
+        table.stage.event,
+        "infraction.changed",
+        user,
+        stage=table.stage,
+        reason=reason,
+        table=table.number,
+        player=infraction.player.name,
+        action=str(InfractionAction(action).label),
+    )
     return infraction

@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Player, Table
@@ -25,6 +25,20 @@ class Round(models.Model):
         related_name="+",
     )
     entered_at = models.DateTimeField(_("entered at"), auto_now_add=True)
+    # Entered by a player's phone (table entry, issue 15): counted at once, confirmed by a
+    # second device or a director. Rounds saved by directors and scorekeepers never wait.
+    awaiting_confirmation = models.BooleanField(_("awaiting confirmation"), default=False)
+    entered_device = models.CharField(_("entered from device"), max_length=12, blank=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    confirmed_device = models.CharField(_("confirmed from device"), max_length=12, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("round")
@@ -127,14 +141,21 @@ class Infraction(models.Model):
         _("action when logged"), max_length=16, choices=InfractionAction.choices
     )
     logged_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("logged by"), on_delete=models.SET_NULL,
-        null=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("logged by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
     )
     logged_at = models.DateTimeField(_("logged at"), auto_now_add=True)
     change_reason = models.CharField(_("reason for the change"), max_length=300, blank=True)
     changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("changed by"), on_delete=models.SET_NULL,
-        null=True, blank=True, related_name="+",
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("changed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     changed_at = models.DateTimeField(_("changed at"), null=True, blank=True)
 
@@ -145,3 +166,155 @@ class Infraction(models.Model):
 
     def __str__(self):
         return f"{self.player}: {self.get_kind_display()} ({self.get_action_display()})"
+
+
+class PersonLink(models.Model):
+    """Two players of different events who are the same person, as a director said (issue 16:
+    a player's page across events). Stored once, the lower player id first."""
+
+    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("same person link")
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="person_link_once"),
+            models.CheckConstraint(condition=Q(first__lt=F("second")), name="person_link_ordered"),
+        ]
+
+    def __str__(self):
+        return f"{self.first_id} = {self.second_id}"
+
+
+class TableDevice(models.Model):
+    """A phone that opened a table's entry with the table's code (issue 15): which tables have
+    a device, and since when. ``device`` is a random id kept in the phone's session."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="devices")
+    device = models.CharField(max_length=12)
+    first_seen = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("table device")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "device"], name="table_device_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}: {self.device}"
+
+
+class InfractionReport(models.Model):
+    """An infraction reported from a table's phone (issue 15): a director logs it (the event's
+    penalty then applies, as scoring/infractions.py says) or dismisses it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="infraction_reports")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    engine = models.PositiveSmallIntegerField(_("round (engine)"))
+    kind = models.CharField(_("kind"), max_length=32, choices=InfractionKind.choices)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    device = models.CharField(max_length=12)
+    reported_at = models.DateTimeField(auto_now_add=True)
+    infraction = models.ForeignKey(
+        Infraction, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    dismissed = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("reported infraction")
+        ordering = ["reported_at", "pk"]
+
+    def __str__(self):
+        return f"{self.player}: {self.get_kind_display()} (reported)"
+
+    @property
+    def open(self) -> bool:
+        return self.infraction_id is None and not self.dismissed
+
+
+class Backup(models.Model):
+    """Where and when an event's file was last backed up, and the last failure (if any, and
+    newer than the last success): shown on the director's event page. Written by
+    scoring/backups.py only, never in a save's transaction."""
+
+    event = models.OneToOneField(
+        "tournament.Event",
+        verbose_name=_("event"),
+        on_delete=models.CASCADE,
+        related_name="backup",
+    )
+    # When a server process last took the event's turn to write (one file per BACKUP_SECONDS
+    # across every process of the server).
+    started_at = models.DateTimeField(_("last started at"), null=True, blank=True)
+    written_at = models.DateTimeField(_("last written at"), null=True, blank=True)
+    path = models.CharField(_("last file"), max_length=1000, blank=True)
+    version = models.PositiveBigIntegerField(_("event version in the last file"), default=0)
+    failed_at = models.DateTimeField(_("last failed at"), null=True, blank=True)
+    failure = models.CharField(_("why it failed"), max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("backup")
+        verbose_name_plural = _("backups")
+
+    def __str__(self):
+        return f"{self.event}: {self.path or 'no backup yet'}"
+
+    @property
+    def failing(self) -> bool:
+        return self.failed_at is not None and (
+            self.written_at is None or self.failed_at >= self.written_at
+        )
+
+
+class PrintJob(models.Model):
+    """All score sheets of a stage as one PDF, rendered in the background in blocks (issue 14):
+    kept until what the sheets show changes (``key``: the stage's version for filled sheets,
+    its seating for blank ones)."""
+
+    stage = models.ForeignKey("tournament.Stage", on_delete=models.CASCADE, related_name="+")
+    blank = models.BooleanField(default=False)
+    key = models.CharField(max_length=64)
+    site = models.CharField(max_length=300)  # the address the QR codes carry
+    language = models.CharField(max_length=8, blank=True)  # the sheets are printed in it
+    blocks = models.PositiveIntegerField()
+    done = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    pdf = models.BinaryField(null=True, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("print job")
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "blank", "key"], name="print_job_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.stage} sheets ({self.done}/{self.blocks})"
+
+    @property
+    def finished(self) -> bool:
+        return self.pdf is not None
+
+    @property
+    def percent(self) -> int:
+        return 100 if self.finished else int(90 * self.done / max(self.blocks, 1))
+
+
+class PrintBlock(models.Model):
+    """One block of a print job's tables, rendered by one task."""
+
+    job = models.ForeignKey(PrintJob, on_delete=models.CASCADE, related_name="parts")
+    first = models.PositiveIntegerField()
+    last = models.PositiveIntegerField()
+    pdf = models.BinaryField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["first"]
+
+    def __str__(self):
+        return f"tables {self.first}-{self.last}"

@@ -6,10 +6,12 @@ choose skip-a-turn or void an entry, with a reason."
 
 PRODUCT.md §2, infraction penalty: "first infraction of a player in a game is excused
 (warning); each later one is a penalty draw of one tile" (default); other values seen: "skip
-the next turn (`000`); first not excused".
+the next turn (`000`); first not excused". The event also chooses whether the warning is
+counted per game (the default) or per event (``SCOPES``): the caller passes the player's earlier
+infractions of that game or of the whole event.
 
 The event file (formats/event-file.md) names the rules ``event.rules.infraction_penalty``:
-``"warn_then_draw"``, ``"draw"`` or ``"warn_then_skip"``, and the actions
+``"warn_then_draw"``, ``"draw"``, ``"warn_then_skip"`` or ``"skip"``, and the actions
 ``infractions[].action``: ``"warning"``, ``"penalty_draw"``, ``"skip_turn"`` or ``"void"``.
 
 A voided entry (action ``"void"``, set by a director) is as if it had never been logged: it
@@ -25,15 +27,23 @@ from collections.abc import Iterable, Sequence
 WARN_THEN_DRAW = "warn_then_draw"
 DRAW = "draw"
 WARN_THEN_SKIP = "warn_then_skip"
+SKIP = "skip"
 
-RULES = (WARN_THEN_DRAW, DRAW, WARN_THEN_SKIP)
+RULES = (WARN_THEN_DRAW, DRAW, WARN_THEN_SKIP, SKIP)
 DEFAULT_RULE = WARN_THEN_DRAW
 
 RULE_LABELS: dict[str, str] = {
     WARN_THEN_DRAW: "First infraction a warning, then draw one tile for each",
     DRAW: "Draw one tile for every infraction",
     WARN_THEN_SKIP: "First infraction a warning, then skip the next turn for each",
+    SKIP: "Skip the next turn for every infraction",
 }
+
+# Whose earlier infractions make a new one a repeat: the player's in the same game (the
+# default: "first infraction of a player in a game is excused"), or in the whole event.
+PER_GAME = "game"
+PER_EVENT = "event"
+SCOPES = (PER_GAME, PER_EVENT)
 
 WARNING = "warning"
 PENALTY_DRAW = "penalty_draw"
@@ -54,6 +64,7 @@ _FIRST_AND_LATER: dict[str, tuple[str, str]] = {
     WARN_THEN_DRAW: (WARNING, PENALTY_DRAW),
     DRAW: (PENALTY_DRAW, PENALTY_DRAW),
     WARN_THEN_SKIP: (WARNING, SKIP_TURN),
+    SKIP: (SKIP_TURN, SKIP_TURN),  # `000`: "draw a tile or skip their next turn", no warning
 }
 
 
@@ -65,9 +76,10 @@ def _check_rule(rule: str) -> None:
 
 
 def action_for(rule: str, earlier_actions: Sequence[str]) -> str:
-    """The action for a player's new infraction in a game.
+    """The action for a player's new infraction.
 
-    ``earlier_actions`` are the actions of that player's earlier infractions in the same game.
+    ``earlier_actions`` are the actions of that player's earlier infractions in the same game
+    (or, when the event counts them per event, in the whole event).
     Voided ones (``"void"``) do not count; under ``"warn_then_draw"`` and ``"warn_then_skip"``
     the first counted infraction is a warning ("first infraction of a player in a game is
     excused") and each later one a penalty draw of one tile or a skipped turn; under ``"draw"``

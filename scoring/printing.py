@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import mimetypes
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,13 +21,17 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import content_disposition_header
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from scoring.sheets import TableSheet
 from tournament.models import PaperSize
 
 PAGE_SIZES = {PaperSize.LETTER: "letter", PaperSize.A4: "A4"}
+# The large paper of each (?paper=large on the bracket): Tabloid (11 x 17 in, CSS "ledger"), A3.
+LARGE_PAGE_SIZES = {PaperSize.LETTER: "ledger", PaperSize.A4: "A3"}
 
 
 class _StaticFetcher(URLFetcher):
@@ -61,10 +66,12 @@ def _collected(name: str) -> str | None:
     return path if Path(path).is_file() else None
 
 
-def page_size(event) -> str:
-    """The CSS page size of an event's paper: ``letter`` (the default) or ``A4``."""
+def page_size(event, large: bool = False) -> str:
+    """The CSS page size of an event's paper: ``letter`` (the default) or ``A4``; ``large``:
+    Tabloid or A3."""
     paper = getattr(event, "paper_size", PaperSize.LETTER)
-    return PAGE_SIZES.get(paper, PAGE_SIZES[PaperSize.LETTER])
+    sizes = LARGE_PAGE_SIZES if large else PAGE_SIZES
+    return sizes.get(paper, sizes[PaperSize.LETTER])
 
 
 def render_pdf(
@@ -94,7 +101,11 @@ def _layout(template_name: str, context: dict, request: HttpRequest | None, scal
     base_url = request.build_absolute_uri("/") if request is not None else "http://localhost/"
     html = render_to_string(
         template_name,
-        {**context, "page_size": page_size(context.get("event")), "scale": scale},
+        {
+            **context,
+            "page_size": page_size(context.get("event"), context.get("large_paper", False)),
+            "scale": scale,
+        },
         request=request,
     )
     return HTML(string=html, base_url=base_url, url_fetcher=_StaticFetcher()).render()
@@ -118,3 +129,52 @@ SHEETS_PER_PDF = 50  # about 10 seconds of WeasyPrint: well inside a server's re
 def table_blocks(count: int, size: int = SHEETS_PER_PDF) -> list[tuple[int, int]]:
     """Table numbers 1..count in blocks of ``size``: [(1, 50), (51, 100), ...]."""
     return [(first, min(first + size - 1, count)) for first in range(1, count + 1, size)]
+
+
+@dataclass
+class SheetPage:
+    """One printed sheet: the table's sheet, its live page's address and that as a QR code."""
+
+    sheet: TableSheet
+    live_url: str
+    qr: str
+
+    @property
+    def tally(self):
+        return self.sheet.tally()
+
+    @property
+    def compact(self) -> bool:
+        """Many players or engines: smaller type, so the sheet still fits its one page."""
+        return len(self.sheet.players) > 5 or len(self.sheet.engines) > 13
+
+
+def sheets_context(
+    stage, sheets: list[TableSheet], blank: bool, absolute, codes: bool = False
+) -> dict:
+    """What ``print/sheets.html`` needs for ``sheets`` of ``stage``; ``absolute(path)`` makes
+    the full address a QR code carries (the request's, or a print job's site address).
+
+    ``codes``: the sheets carry each table's code (its QR code opens the table's entry on a
+    phone): only the directors' sheets, never a public download."""
+    from tournament.clock_store import read_clock
+
+    event = stage.event
+    pages = []
+    for sheet in sheets:
+        if codes and event.table_entry:  # the QR code opens the table's entry on a phone
+            path = reverse("table_code", args=[sheet.table.code])
+        else:
+            path = reverse("table", args=[event.slug, stage.number, sheet.table.number])
+        url = absolute(path)
+        pages.append(SheetPage(sheet, url, qr_data_uri(url)))
+    clock = read_clock(stage)
+    return {
+        "event": event,
+        "stage": stage,
+        "pages": pages,
+        "blank": blank,
+        "clock_started": clock.clock.started_at,
+        "time_called": clock.called_at,
+        "codes": codes and event.table_entry,
+    }

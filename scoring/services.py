@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.models import Round, Score, ScoreChange
 from scoring.sheets import table_sheet
-from tournament.clocks import entry_after_time
+from tournament.clock_store import entry_after_time
+from tournament.history import claim, log_action, settle
 from tournament.models import StageKind, Table
 from tournament.rules import RoundErrors, round_errors
 
@@ -19,13 +21,35 @@ class RoundRejected(Exception):
         self.errors = errors
 
 
+class RoundTaken(RoundRejected):
+    """The form was for a round that another device has saved meanwhile: ``saved`` is it."""
+
+    def __init__(self, saved: Round):
+        message = _(
+            "Round %(e)s-%(e)s was saved meanwhile from another device: the form was not saved."
+        ) % {"e": saved.engine}
+        super().__init__(RoundErrors(whole=[message]))
+        self.saved = saved
+
+
 def _locked(table: Table) -> Table:
-    """Lock the table row so two desks cannot save the same round at once."""
-    return Table.objects.select_for_update().select_related("stage__event").get(pk=table.pk)
+    """Lock the event, then the table row: one write at a time per event, in one order.
+
+    A table that no longer exists (the stage's seating was drawn again) refuses the round.
+    """
+    table.stage.event.locked()
+    try:
+        return Table.objects.select_for_update().select_related("stage__event").get(pk=table.pk)
+    except Table.DoesNotExist:
+        raise RoundRejected(
+            RoundErrors(whole=[_("This table's seating was drawn again: reload the page.")])
+        ) from None
 
 
-def _check(sheet, engine: int, pips: dict[int, object]) -> dict[int, int]:
-    seated = {p.pk for p in sheet.players}
+def _check(sheet, engine: int, pips: dict[int, object], number: int) -> dict[int, int]:
+    """The round's pips, checked: one for every player who plays round ``number`` (not a late
+    arrival before they joined, nor a player after they withdrew)."""
+    seated = {p.pk for p in sheet.playing(number)}
     errors = round_errors(sheet.rules, engine, pips)
     if set(pips) != seated:
         errors.whole.append("Enter a pip count for every player seated at the table.")
@@ -34,67 +58,212 @@ def _check(sheet, engine: int, pips: dict[int, object]) -> dict[int, int]:
     return {pid: int(v) for pid, v in pips.items()}
 
 
+def _refuse(message: str) -> RoundRejected:
+    return RoundRejected(RoundErrors(whole=[message]))
+
+
 @transaction.atomic
 def record_round(
-    table: Table, pips: dict[int, object], user, engine: int | None = None, late: bool = False
+    table: Table,
+    pips: dict[int, object],
+    user,
+    engine: int | None = None,
+    *,
+    number: int | None = None,
+    key: str | None = None,
+    played_before_call: bool = False,
+    last: bool = False,
+    device: str = "",
 ) -> Round:
     """Save the next round of ``table``: a pip count for every seated player, all or nothing.
 
-    ``engine`` is the engine the scorekeeper saw on the page; when another desk saved that round
-    in the meantime, this one is refused rather than filed under the next engine. Once time is
-    called, only the round that ``tournament.clocks.entry_after_time`` leaves may be entered,
-    unless a director vouches (``late``) that the round was finished before time but typed late.
+    Exactly once: ``key`` is the form's key, made when its page was drawn; a repeat of it (a
+    double click, a retry after a dropped connection) answers with the round it saved.
+    ``number`` and ``engine`` are the round the page showed; when another device saved that
+    round meanwhile, the form is refused (``RoundTaken``) rather than filed under the next one.
+    Once time is called, rounds are still accepted until the table's game is marked over
+    (``last``: this round is the table's last); one more than a round past what was typed
+    before the call needs ``played_before_call`` (PRODUCT.md §5, ``rules.confirm_after_time``).
+    ``device``: saved from a player's phone (scoring/table_entry.py), the round awaits a second
+    player's confirmation.
     """
     table = _locked(table)
+    earlier = claim(key, user)
+    if earlier is not None:
+        saved = Round.objects.filter(pk=earlier.outcome.get("round")).first()
+        if saved is None:
+            raise _refuse(_("This round was saved, then removed by a director."))
+        return saved
     sheet = table_sheet(table)
+    if table.stage.closed:
+        raise _refuse(_("This stage is closed."))
+    if number is not None and number <= len(sheet.rounds):
+        raise RoundTaken(Round.objects.select_related("entered_by").get(table=table, number=number))
+    if number is not None and number != len(sheet.rounds) + 1:
+        raise _refuse(
+            _("This page is out of date: the next round is round %(n)s. Reload it.")
+            % {"n": len(sheet.rounds) + 1}
+        )
     next_engine = sheet.next_engine
     if next_engine is None:
-        raise RoundRejected(
-            RoundErrors(whole=["Every round of this table has been entered: the game is over."])
-        )
-    if table.stage.closed:
-        raise RoundRejected(RoundErrors(whole=["This stage is closed."]))
+        raise _refuse(game_over_message(sheet))
     after_time = entry_after_time(sheet)
-    if after_time is not None and not after_time.may_enter and not late:
-        raise RoundRejected(RoundErrors(whole=[after_time.message]))
+    if after_time is None and last:
+        raise _refuse(_("A game is marked over only once time has been called."))
+    if after_time is not None and after_time.needs_confirmation and not played_before_call:
+        raise _refuse(
+            _(
+                "Time was called after round %(before)s had been typed: confirm that round "
+                "%(n)s was played before the call."
+            )
+            % {"before": after_time.typed_before, "n": after_time.typed + 1}
+        )
     if sheet.is_playoff:
         # A playoff is one round with the engine the director picks (default the highest).
         next_engine = next_engine if engine is None else engine
         if not 0 <= next_engine <= sheet.rules.set:
-            raise RoundRejected(
-                RoundErrors(
-                    whole=[f"The engine must be a double of the set, 0 to {sheet.rules.set}."]
-                )
+            raise _refuse(
+                _("The engine must be a double of the set, 0 to %(set)s.")
+                % {"set": sheet.rules.set}
             )
     elif engine is not None and engine != next_engine:
-        raise RoundRejected(
-            RoundErrors(
-                whole=[
-                    f"Round {engine}-{engine} has already been entered; the next round is "
-                    f"{next_engine}-{next_engine}. Reload the page."
-                ]
+        raise _refuse(
+            _(
+                "Round %(e)s-%(e)s has already been entered; the next round is %(n)s-%(n)s. "
+                "Reload the page."
             )
+            % {"e": engine, "n": next_engine}
         )
-    clean = _check(sheet, next_engine, pips)
+    clean = _check(sheet, next_engine, pips, len(sheet.rounds) + 1)
     saved = Round.objects.create(
-        table=table, number=len(sheet.rounds) + 1, engine=next_engine, entered_by=user
+        table=table,
+        number=len(sheet.rounds) + 1,
+        engine=next_engine,
+        entered_by=user,
+        awaiting_confirmation=bool(device),
+        entered_device=device,
     )
     Score.objects.bulk_create(Score(round=saved, player_id=pid, pips=v) for pid, v in clean.items())
-    if sheet.is_playoff:
+    log_action(
+        table.stage.event,
+        "round.saved",
+        user,
+        stage=table.stage,
+        table=table.number,
+        engine=saved.engine,
+        **({"device": device} if device else {}),
+    )
+    if last:
+        _mark_over(table, saved.number, user)
+    settle(key, round=saved.pk)
+    if sheet.is_playoff and not device:  # a phone's playoff round decides once confirmed
         from scoring.advancement import settle_playoff
 
         settle_playoff(table.stage)
     return saved
 
 
+def game_over_message(sheet) -> str:
+    if sheet.marked_over:
+        return _("This table's game was marked over after round %(n)s.") % {
+            "n": sheet.table.game_over_after
+        }
+    return _("Every round of this table has been entered: the game is over.")
+
+
+def _mark_over(table: Table, after_round: int, user) -> None:
+    table.game_over_after = after_round
+    table.save(update_fields=["game_over_after"])
+    log_action(
+        table.stage.event,
+        "table.game_over",
+        user,
+        stage=table.stage,
+        table=table.number,
+        rounds=after_round,
+    )
+
+
 @transaction.atomic
-def correct_round(round: Round, pips: dict[int, object], user, reason: str) -> list[ScoreChange]:
-    """A director corrects a saved round; every changed pip count is recorded with the reason."""
+def end_game(table: Table, rounds_shown: int, user, key: str | None = None) -> Table:
+    """Mark the table's game over after its last round typed, once time is called.
+
+    ``rounds_shown``: the rounds the page showed; a round typed meanwhile by another device
+    refuses the mark (the page is out of date) rather than ending the game on the wrong round.
+    """
+    table = _locked(table)
+    if claim(key, user) is None:
+        _end(table, rounds_shown, user)
+    return table
+
+
+@transaction.atomic
+def end_games(stage, rounds_shown: dict[int, int], user, key: str | None = None) -> list[int]:
+    """From the close page: mark several tables' games over at once (table number -> the
+    rounds the page showed for it). All or nothing; returns the table numbers marked."""
+    stage.event.locked()
+    if claim(key, user) is not None:
+        return []
+    tables = Table.objects.select_for_update().select_related("stage__event")
+    for table in tables.filter(stage=stage, number__in=rounds_shown).order_by("number"):
+        _end(table, rounds_shown[table.number], user)
+    return sorted(rounds_shown)
+
+
+def _end(table: Table, rounds_shown: int, user) -> None:
+    sheet = table_sheet(table)
+    if table.stage.closed:
+        raise _refuse(_("This stage is closed."))
+    if sheet.next_engine is None:
+        raise _refuse(game_over_message(sheet))
+    if entry_after_time(sheet) is None:
+        raise _refuse(_("A game is marked over only once time has been called."))
+    if rounds_shown != len(sheet.rounds):
+        raise _refuse(
+            _("Table %(t)s has %(n)s round(s) now, not %(shown)s: reload the page.")
+            % {"t": table.number, "n": len(sheet.rounds), "shown": rounds_shown}
+        )
+    _mark_over(table, len(sheet.rounds), user)
+
+
+@transaction.atomic
+def reopen_game(table: Table, user, reason: str) -> Table:
+    """A director takes back a table's "game over" mark (the stage still open), with a reason."""
     if not reason.strip():
-        raise RoundRejected(RoundErrors(whole=["Give the reason for the correction."]))
-    _locked(round.table)
-    sheet = table_sheet(round.table)
-    clean = _check(sheet, round.engine, pips)
+        raise _refuse(_("Give the reason."))
+    table = _locked(table)
+    if table.stage.closed:
+        raise _refuse(_("This stage is closed."))
+    if table.game_over_after is None:
+        return table
+    table.game_over_after = None
+    table.save(update_fields=["game_over_after"])
+    log_action(
+        table.stage.event,
+        "table.game_reopened",
+        user,
+        stage=table.stage,
+        reason=reason,
+        table=table.number,
+    )
+    return table
+
+
+@transaction.atomic
+def correct_round(
+    round: Round, pips: dict[int, object], user, reason: str, key: str | None = None
+) -> list[ScoreChange]:
+    """A director corrects a saved round; every changed pip count is recorded with the reason.
+
+    A repeat of the form's ``key`` changes nothing more (and says so: no score changed).
+    """
+    if not reason.strip():
+        raise _refuse(_("Give the reason for the correction."))
+    table = _locked(round.table)
+    if claim(key, user) is not None:
+        return []
+    sheet = table_sheet(table)
+    clean = _check(sheet, round.engine, pips, round.number)
     changes = []
     for score in round.scores.select_for_update():
         new = clean[score.player_id]
@@ -113,8 +282,69 @@ def correct_round(round: Round, pips: dict[int, object], user, reason: str) -> l
             score.save(update_fields=["pips"])
     ScoreChange.objects.bulk_create(changes)
     stage = round.table.stage
+    if changes:
+        log_action(
+            stage.event,
+            "round.corrected",
+            user,
+            stage=stage,
+            reason=reason,
+            table=round.table.number,
+            engine=round.engine,
+            changes=len(changes),
+        )
     if changes and (stage.closed or stage.kind == StageKind.PLAYOFF):
         from scoring.advancement import sync_playoffs
 
         sync_playoffs(stage.event)  # a corrected tie may call for a playoff
     return changes
+
+
+def take_off_last_round(table: Table, round: Round) -> None:
+    """Take the table's last round off its sheet (the table locked): that engine is entered
+    next, and a game marked over after it is open again."""
+    Round.objects.filter(pk=round.pk).delete()
+    if table.game_over_after is not None:
+        table.game_over_after = None
+        table.save(update_fields=["game_over_after"])
+
+
+@transaction.atomic
+def remove_round(round: Round, user, reason: str, key: str | None = None) -> None:
+    """A director removes a table's last round (saved at the wrong table, say), with a reason:
+    the table's next round is that engine again. An earlier round is corrected instead.
+
+    The removed pips are kept in the event's history. A table marked over after that round is
+    open again; a playoff whose round is removed takes it again.
+    """
+    if not (reason or "").strip():
+        raise _refuse(_("Give the reason for removing the round."))
+    table = _locked(round.table)
+    if claim(key, user) is not None:
+        return
+    sheet = table_sheet(table)
+    if not sheet.rounds or sheet.rounds[-1].number != round.number:
+        raise _refuse(
+            _("Only the table's last round can be removed: correct an earlier one instead.")
+        )
+    names = {p.pk: p.name for p in sheet.players}
+    removed = {names.get(pk, str(pk)): v for pk, v in sheet.rounds[-1].pips.items()}
+    take_off_last_round(table, round)
+    stage = table.stage
+    if stage.kind == StageKind.PLAYOFF and stage.closed:
+        stage.closed = False
+        stage.save(update_fields=["closed"])
+    log_action(
+        stage.event,
+        "round.removed",
+        user,
+        stage=stage,
+        reason=reason,
+        table=table.number,
+        engine=round.engine,
+        pips=removed,
+    )
+    if stage.closed or stage.kind == StageKind.PLAYOFF:
+        from scoring.advancement import sync_playoffs
+
+        sync_playoffs(stage.event)

@@ -9,10 +9,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db.models import Count, Exists, OuterRef
+
 from scoring import penalties
-from scoring.models import Infraction, Score
+from scoring.models import Infraction, Round, Score, ScoreChange
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.rules import RuleSet, places, running_totals
+
+
+def game_over(
+    rules: RuleSet, rounds_played: int, marked_over: bool, playoff: bool, seated: bool
+) -> bool:
+    """Whether a table has finished: someone sits there and no round is left to enter (every
+    engine played, a playoff's one round played, or the game marked over)."""
+    if not seated:
+        return False
+    if marked_over:
+        return True
+    if playoff:
+        return rounds_played >= 1
+    return rules.next_engine(rounds_played) is None
 
 
 @dataclass
@@ -22,6 +38,25 @@ class SheetRound:
     pips: dict[int, int]  # player id -> pips
     totals: dict[int, int]  # running totals after this round
     entered_at: datetime | None = None  # when it was saved (what counts once time is called)
+    corrected: set[int] = field(default_factory=set)  # player ids whose pips were corrected
+    awaiting: bool = False  # entered from a player's phone, not confirmed yet (issue 15)
+    # Late arrivals' missed rounds: player ids whose pips are the table's highest of the round.
+    filled: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Correction:
+    """A saved score changed by a director (scoring.models.ScoreChange), as the table's page
+    shows it to directors: which round, whose pips, old and new, who, when and why."""
+
+    round_number: int
+    engine: int
+    player_id: int
+    old: int
+    new: int
+    by: str
+    at: datetime
+    reason: str
 
 
 @dataclass
@@ -31,6 +66,40 @@ class TableSheet:
     players: list[Player]
     rounds: list[SheetRound] = field(default_factory=list)
     infractions: list[Infraction] = field(default_factory=list)  # in the order logged
+    corrections: list[Correction] = field(default_factory=list)  # in the order made
+    joined: dict[int, int] = field(default_factory=dict)  # late arrival -> first round played
+    left: dict[int, int] = field(default_factory=dict)  # withdrew -> rounds played
+
+    def plays(self, player_id: int, number: int) -> bool:
+        """Whether the player plays round ``number`` here (not before joining late, not after
+        withdrawing)."""
+        if number < self.joined.get(player_id, 0):
+            return False
+        return number <= self.left.get(player_id, number)
+
+    def playing(self, number: int) -> list[Player]:
+        """The players who play round ``number`` (who have a pip count to enter), seat order."""
+        return [p for p in self.players if self.plays(p.pk, number)]
+
+    @property
+    def next_players(self) -> list[Player]:
+        return self.playing(len(self.rounds) + 1)
+
+    def withdrew_after(self, player: Player) -> int | None:
+        """The rounds played by a player who withdrew during this stage, else None."""
+        return self.left.get(player.pk)
+
+    @property
+    def contenders(self) -> dict[int, int]:
+        """The totals of the players still in the event: those who withdrew neither advance
+        nor medal (PRODUCT.md §3). A closed stage keeps what it published: a player who
+        withdraws later (during the next stage) changes nothing here."""
+        closed = self.table.stage.closed
+        return {
+            p.pk: t
+            for p, t in ((p, self.totals.get(p.pk, 0)) for p in self.players)
+            if p.pk not in self.left and not (p.withdrawn and not closed)
+        }
 
     @property
     def totals(self) -> dict[int, int]:
@@ -38,7 +107,8 @@ class TableSheet:
 
     @property
     def places(self) -> dict[int, int]:
-        return places(self.totals)
+        """Places at the table; a player who withdrew during the game has none."""
+        return places({pk: t for pk, t in self.totals.items() if pk not in self.left})
 
     @property
     def is_playoff(self) -> bool:
@@ -52,26 +122,71 @@ class TableSheet:
         return self.rules.engines
 
     @property
+    def awaiting(self) -> list[SheetRound]:
+        """Rounds entered from a player's phone that a second player has not confirmed."""
+        return [r for r in self.rounds if r.awaiting]
+
+    @property
+    def marked_over(self) -> bool:
+        """The table's game was marked over after its last round (time was called)."""
+        return self.table.game_over_after is not None
+
+    @property
     def next_engine(self) -> int | None:
+        """The engine of the next round to enter; None once the game is over."""
+        if self.marked_over:
+            return None
         if self.is_playoff:
             return None if self.rounds else self.rules.set
         return self.rules.next_engine(len(self.rounds))
 
     @property
     def all_engines_played(self) -> bool:
-        return self.next_engine is None
+        return len(self.rounds) >= len(self.engines)
 
-    def with_round(self, number: int, pips: dict[int, int]) -> TableSheet:
-        """This sheet as it would be with round ``number``'s pips replaced (a correction)."""
-        rounds = {r.number: (r.engine, dict(r.pips), r.entered_at) for r in self.rounds}
-        engine, _, entered_at = rounds[number]
-        rounds[number] = (engine, dict(pips), entered_at)
-        return _build_sheet(self.table, self.rules, self.players, rounds, self.infractions)
+    @property
+    def game_over(self) -> bool:
+        """Every engine played, or the game marked over after its last round: the table has
+        finished (standings, the big screen and the close page count it so)."""
+        return game_over(
+            self.rules, len(self.rounds), self.marked_over, self.is_playoff, bool(self.players)
+        )
+
+    def with_round(self, number: int, pips: dict[int, int] | None) -> TableSheet:
+        """This sheet as it would be with round ``number``'s pips replaced (a correction), or
+        without that round (``pips`` None: a removal)."""
+        rounds = {r.number: (r.engine, dict(r.pips), r.entered_at, r.awaiting) for r in self.rounds}
+        engine, _, entered_at, awaiting = rounds[number]
+        if pips is None:
+            del rounds[number]
+        else:
+            rounds[number] = (engine, dict(pips), entered_at, awaiting)
+        return _build_sheet(
+            self.table,
+            self.rules,
+            self.players,
+            rounds,
+            self.infractions,
+            self.corrections,
+            self.joined,
+            self.left,
+        )
 
     def columns(self):
         """Players with their total and place, in seat order, for templates."""
         totals, table_places = self.totals, self.places
         return [(p, totals.get(p.pk, 0), table_places.get(p.pk)) for p in self.players]
+
+    def notes(self) -> list[tuple[Player, str, int]]:
+        """What the sheet says under the grid: ("withdrew", rounds played) and ("joined",
+        first round played) per player concerned, in seat order."""
+        out = []
+        for p in self.players:
+            if p.pk in self.joined:
+                out.append((p, "joined", self.joined[p.pk]))
+            if p.pk in self.left:
+                out.append((p, "withdrew", self.left[p.pk]))
+        return out
 
     def tally(self) -> list[tuple[Player, int, list[Infraction]]]:
         """Per player in seat order: infractions counted (voided ones not) and all of them."""
@@ -86,111 +201,238 @@ class TableSheet:
     def infraction_counts(self) -> dict[int, int]:
         return {p.pk: counted for p, counted, _ in self.tally()}
 
+    def correction_rows(self):
+        """The corrections with the player's name, for the directors' list on the table page."""
+        names = {p.pk: p.name for p in self.players}
+        return [(c, names.get(c.player_id, "?")) for c in self.corrections]
+
     def rows(self):
-        """One row per engine in play order: (engine, round or None, [(pips, running)])."""
+        """One row per engine in play order: (engine, round or None, [(pips, running,
+        corrected)])."""
         by_engine = {r.engine: r for r in self.rounds}
         out = []
         for engine in self.engines:
             r = by_engine.get(engine)
             cells = [
-                (r.pips.get(p.pk), r.totals.get(p.pk)) if r else (None, None) for p in self.players
+                (r.pips.get(p.pk), r.totals.get(p.pk), p.pk in r.corrected, p.pk in r.filled)
+                if r
+                else (None, None, False, False)
+                for p in self.players
             ]
             out.append((engine, r, cells))
         return out
 
 
-def _rounds_by_table(scores) -> dict[int, dict[int, tuple[int, dict[int, int], datetime]]]:
-    """table id -> round number -> (engine, {player id: pips}, entered at)."""
-    out: dict[int, dict[int, tuple[int, dict[int, int], datetime]]] = {}
-    for table_id, number, engine, entered_at, player_id, pips in scores:
-        round_ = out.setdefault(table_id, {}).setdefault(number, (engine, {}, entered_at))
-        round_[1][player_id] = pips
-    return out
+def _rounds_by_table(**filters) -> dict[int, dict[int, tuple[int, dict[int, int], datetime, bool]]]:
+    """table id -> round number -> (engine, {player id: pips}, entered at, awaiting
+    confirmation), in two queries: the rounds, then their scores (a round's time is read once,
+    not once per player)."""
+    out: dict[int, dict[int, tuple[int, dict[int, int], datetime, bool]]] = {}
+    pips_of: dict[int, dict[int, int]] = {}
+    rounds = Round.objects.filter(**filters).order_by()
+    for pk, table_id, number, engine, entered_at, awaiting in rounds.values_list(
+        "pk", "table_id", "number", "engine", "entered_at", "awaiting_confirmation"
+    ):
+        pips = pips_of.setdefault(pk, {})
+        out.setdefault(table_id, {})[number] = (engine, pips, entered_at, awaiting)
+    scores = Score.objects.filter(**{f"round__{k}": v for k, v in filters.items()}).order_by()
+    for round_id, player_id, pips in scores.values_list("round_id", "player_id", "pips"):
+        if round_id in pips_of:  # a round saved between the two queries waits for the next load
+            pips_of[round_id][player_id] = pips
+    # ...and one removed between them (its scores gone with it) is left out too.
+    return {
+        table_id: {n: r for n, r in rounds_.items() if r[1]} for table_id, rounds_ in out.items()
+    }
 
 
-def _build_sheet(table, rules, players, rounds, infractions=()) -> TableSheet:
+def _build_sheet(
+    table, rules, players, rounds, infractions=(), corrections=(), joined=None, left=None
+) -> TableSheet:
+    joined = joined or {}
+    filled: dict[int, set[int]] = {}
+    if joined:
+        # A late arrival's missed rounds score the table's highest score of that round.
+        rounds = {n: (r[0], dict(r[1]), *r[2:]) for n, r in rounds.items()}
+        for number, r in rounds.items():
+            pips = r[1]
+            late = [pk for pk, first in joined.items() if number < first and pk not in pips]
+            if late and pips:
+                highest = max(pips.values())
+                for pk in late:
+                    pips[pk] = highest
+                filled[number] = set(late)
     ordered = [rounds[n] for n in sorted(rounds)]
-    running = running_totals([pips for _, pips, _ in ordered])
-    sheet = TableSheet(table=table, rules=rules, players=players, infractions=list(infractions))
-    for number, (engine, pips, at), totals in zip(sorted(rounds), ordered, running, strict=True):
-        sheet.rounds.append(SheetRound(number, engine, pips, totals, at))
+    running = running_totals([r[1] for r in ordered])
+    sheet = TableSheet(
+        table=table,
+        rules=rules,
+        players=players,
+        infractions=list(infractions),
+        corrections=list(corrections),
+        joined=dict(joined),
+        left=dict(left or {}),
+    )
+    corrected: dict[int, set[int]] = {}
+    for c in sheet.corrections:
+        corrected.setdefault(c.round_number, set()).add(c.player_id)
+    for number, (engine, pips, at, awaiting), totals in zip(
+        sorted(rounds), ordered, running, strict=True
+    ):
+        sheet.rounds.append(
+            SheetRound(
+                number,
+                engine,
+                pips,
+                totals,
+                at,
+                corrected.get(number, set()),
+                awaiting,
+                filled.get(number, set()),
+            )
+        )
     return sheet
 
 
-def _score_rows(**filters):
-    return Score.objects.filter(**filters).values_list(
+def _corrections(**filters) -> dict[int, list[Correction]]:
+    """table id -> its score corrections, oldest first (one query)."""
+    out: dict[int, list[Correction]] = {}
+    rows = ScoreChange.objects.filter(**filters).order_by("changed_at", "pk")
+    for table_id, number, engine, player_id, old, new, by, at, reason in rows.values_list(
         "round__table_id",
         "round__number",
         "round__engine",
-        "round__entered_at",
         "player_id",
-        "pips",
-    )
+        "old_pips",
+        "new_pips",
+        "changed_by__username",
+        "changed_at",
+        "reason",
+    ):
+        out.setdefault(table_id, []).append(
+            Correction(number, engine, player_id, old, new, by or "—", at, reason)
+        )
+    return out
 
 
 def table_sheet(table: Table) -> TableSheet:
-    """The sheet of one table, in four queries."""
+    """The sheet of one table, in six queries."""
     rules = table.stage.event.rules
-    players = [s.player for s in table.seats.select_related("player").order_by("position")]
-    rounds = _rounds_by_table(_score_rows(round__table=table)).get(table.pk, {})
-    return _build_sheet(table, rules, players, rounds, Infraction.objects.filter(table=table))
+    seats = list(table.seats.select_related("player").order_by("position"))
+    rounds = _rounds_by_table(table=table).get(table.pk, {})
+    infractions = Infraction.objects.filter(table=table)
+    corrections = _corrections(round__table=table).get(table.pk, [])
+    joined, left = _late_and_left(seats)
+    return _build_sheet(
+        table, rules, [s.player for s in seats], rounds, infractions, corrections, joined, left
+    )
 
 
-def _load_sheets(rules, stages: dict[int, Stage], **filters) -> list[TableSheet]:
-    """Sheets of every table of ``stages``, in four queries whatever their number."""
+def _late_and_left(seats) -> tuple[dict[int, int], dict[int, int]]:
+    joined = {s.player_id: s.joined_at for s in seats if s.joined_at is not None}
+    left = {s.player_id: s.left_after for s in seats if s.left_after is not None}
+    return joined, left
+
+
+def load_sheets(rules, stages: dict[int, Stage], **filters) -> list[TableSheet]:
+    """Sheets of every table of ``stages``, in six queries whatever their number."""
     tables = list(Table.objects.filter(stage_id__in=stages).order_by("stage__number", "number"))
     for t in tables:
         t.stage = stages[t.stage_id]
-    seated: dict[int, list[Player]] = {t.pk: [] for t in tables}
+    seated: dict[int, list[Seat]] = {t.pk: [] for t in tables}
     seats = Seat.objects.filter(stage_id__in=stages).select_related("player")
     for seat in seats.order_by("position"):
-        seated[seat.table_id].append(seat.player)
-    rounds = _rounds_by_table(_score_rows(round__table__stage_id__in=stages))
+        seated[seat.table_id].append(seat)
+    rounds = _rounds_by_table(table__stage_id__in=stages)
     infractions: dict[int, list[Infraction]] = {t.pk: [] for t in tables}
     for infraction in Infraction.objects.filter(table__stage_id__in=stages):
         infractions[infraction.table_id].append(infraction)
+    corrections = _corrections(round__table__stage_id__in=stages)
     return [
-        _build_sheet(t, rules, seated[t.pk], rounds.get(t.pk, {}), infractions[t.pk])
+        _build_sheet(
+            t,
+            rules,
+            [s.player for s in seated[t.pk]],
+            rounds.get(t.pk, {}),
+            infractions[t.pk],
+            corrections.get(t.pk, []),
+            *_late_and_left(seated[t.pk]),
+        )
         for t in tables
     ]
 
 
 def stage_sheets(stage: Stage) -> list[TableSheet]:
-    """Every table's sheet of a stage, in four queries whatever its size."""
-    return _load_sheets(stage.event.rules, {stage.pk: stage})
+    """Every table's sheet of a stage, in six queries whatever its size."""
+    return load_sheets(stage.event.rules, {stage.pk: stage})
 
 
 def event_sheets(event: Event) -> dict[Stage, list[TableSheet]]:
-    """Every stage of an event with its tables' sheets, in five queries whatever its size."""
+    """Every stage of an event with its tables' sheets, in six queries whatever its size."""
     stages = {s.pk: s for s in event.stages.all()}
     for s in stages.values():
         s.event = event
     by_stage: dict[Stage, list[TableSheet]] = {s: [] for s in stages.values()}
-    for sheet in _load_sheets(event.rules, stages):
+    for sheet in load_sheets(event.rules, stages):
         by_stage[sheet.table.stage].append(sheet)
     return by_stage
 
 
+def finished_tables(stage: Stage) -> tuple[list[int], int]:
+    """The numbers of a stage's finished tables and how many tables it has, in one aggregate
+    query (the big screen and clock.json ask every few seconds: no sheet is loaded)."""
+    seated = Seat.objects.filter(table=OuterRef("pk"))
+    rows = (
+        Table.objects.filter(stage=stage)
+        .annotate(played=Count("rounds"), seated=Exists(seated))
+        .order_by("number")
+        .values_list("number", "played", "game_over_after", "seated")
+    )
+    rules, playoff = stage.event.rules, stage.kind == StageKind.PLAYOFF
+    rows = list(rows)
+    done = [
+        number
+        for number, played, over_after, is_seated in rows
+        if game_over(rules, played, over_after is not None, playoff, is_seated)
+    ]
+    return done, len(rows)
+
+
 @dataclass
 class StandingsRow:
-    place: int
+    place: int | None
     player: Player
     table: Table
     rounds: int
     total: int
     infractions: int = 0  # counted ones: a voided infraction does not count
+    withdrew_after: int | None = None  # rounds played by a player who withdrew in this stage
+
+    @property
+    def rank(self) -> int:
+        """The place for sorting: a withdrawal after every place."""
+        return self.place if self.place is not None else 1_000_000
 
 
 def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> list[StandingsRow]:
-    """Everyone seated in the stage by lowest total; ties share a place."""
+    """Everyone seated in the stage by lowest total; ties share a place. A player who withdrew
+    during the stage has no place and is listed last, with the rounds played."""
     sheets = stage_sheets(stage) if sheets is None else sheets
     entries = [(sheet, p, sheet.totals.get(p.pk, 0)) for sheet in sheets for p in sheet.players]
-    stage_places = places({p.pk: total for _, p, total in entries})
+    stage_places = places(
+        {p.pk: total for sheet, p, total in entries if sheet.withdrew_after(p) is None}
+    )
     infractions = {pk: n for sheet in sheets for pk, n in sheet.infraction_counts.items()}
     rows = [
         StandingsRow(
-            stage_places[p.pk], p, sheet.table, len(sheet.rounds), total, infractions[p.pk]
+            stage_places.get(p.pk),
+            p,
+            sheet.table,
+            sheet.left.get(p.pk, len(sheet.rounds)),
+            total,
+            infractions[p.pk],
+            sheet.withdrew_after(p),
         )
         for sheet, p, total in entries
     ]
-    return sorted(rows, key=lambda r: (r.place, r.player.name))
+    last = len(rows) + 1
+    return sorted(rows, key=lambda r: (r.place or last, r.player.name))

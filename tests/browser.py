@@ -5,8 +5,13 @@ Set CHROMIUM to use another binary. Without one, the browser tests are skipped, 
 BROWSER_TESTS=required (as in .ci/run), where a missing browser is a failure.
 """
 
+import functools
 import os
 from pathlib import Path
+
+import axe_playwright_python
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Keyboard, Locator, Mouse, Page
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -31,16 +36,101 @@ def chromium_missing() -> str | None:
 
 
 def launch(playwright):
-    return playwright.chromium.launch(
-        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-    )
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+
+
+# What Chromium reported of the site's Content-Security-Policy: conftest.py fails a test that
+# leaves anything here.
+CSP_VIOLATIONS: list[str] = []
+# What the accessibility check (a11y_check.js) found in the pages opened: axe-core's WCAG 2.2
+# A/AA violations and sideways scrolling. conftest.py fails a test that leaves anything here.
+A11Y_PROBLEMS: list[str] = []
+OPEN_PAGES: list = []  # every page new_page made, for settle()
+# axe-core as the package ships it, given the page's own timers: a test's fake clock
+# (page.clock.install) would stop its run.
+_REAL_TIMERS = "window.setTimeout.bind(window), window.clearTimeout.bind(window)"
+A11Y_SCRIPTS = [
+    "(function (setTimeout, clearTimeout) {\n"
+    + Path(axe_playwright_python.__file__).with_name("axe.min.js").read_text()
+    + f"\n}}).call(window, {_REAL_TIMERS});",
+    Path(__file__).with_name("a11y_check.js").read_text(),
+]
 
 
 def new_page(browser, **context_options):
-    """A page in a fresh context: its own cookies, so nobody is logged in."""
+    """A page in a fresh context: its own cookies, so nobody is logged in. Its console is
+    watched for Content-Security-Policy violations (CSP_VIOLATIONS), and every page it loads is
+    checked for accessibility (A11Y_PROBLEMS)."""
     context = browser.new_context(**context_options)
     context.set_default_timeout(TIMEOUT_MS)
-    return context.new_page()
+    context.on("console", _watch_csp)
+    context.expose_binding("__a11yReport", _a11y_report)
+    for script in A11Y_SCRIPTS:
+        context.add_init_script(script)
+    page = context.new_page()
+    page.keyboard._a11y_page = page.mouse._a11y_page = page
+    OPEN_PAGES.append(page)
+    return page
+
+
+def _a11y_report(source, problem) -> None:
+    A11Y_PROBLEMS.append(f"{problem['url']}: {problem['text']}")
+
+
+def settle(pages=None) -> None:
+    """Wait until the accessibility check of what each open page shows has finished."""
+    for page in list(OPEN_PAGES if pages is None else pages):
+        _settle(page)
+    OPEN_PAGES[:] = [p for p in OPEN_PAGES if not p.is_closed()]
+
+
+def _settle(page) -> None:
+    if page.is_closed():
+        return
+    try:
+        page.wait_for_function(_CHECKED, timeout=TIMEOUT_MS)
+    except PlaywrightError:  # the page moved on meanwhile, or it is not a page of the site
+        pass
+
+
+_CHECKED = "() => !['waiting', 'running'].includes(window.__a11yState)"
+
+
+def _page_of(obj):
+    if isinstance(obj, Page):
+        return obj
+    if isinstance(obj, Locator):
+        return obj.page
+    return getattr(obj, "_a11y_page", None)  # a page's Keyboard or Mouse
+
+
+def _checked_first(method):
+    """A test's action that may leave the page waits for the page's check to finish first, so
+    that no page goes unchecked however quickly a test moves on."""
+
+    @functools.wraps(method)
+    def action(self, *args, **kwargs):
+        page = _page_of(self)
+        if page is not None and any(page is p for p in OPEN_PAGES):
+            _settle(page)
+        return method(self, *args, **kwargs)
+
+    return action
+
+
+for _cls, _names in [
+    (Page, ["goto", "reload", "go_back", "go_forward", "close", "expect_navigation"]),
+    (Locator, ["click", "dblclick", "press", "tap", "check", "uncheck", "set_checked"]),
+    (Keyboard, ["press"]),
+    (Mouse, ["click", "dblclick"]),
+]:
+    for _name in _names:
+        setattr(_cls, _name, _checked_first(getattr(_cls, _name)))
+
+
+def _watch_csp(message) -> None:
+    if message.type == "error" and "Content Security Policy" in message.text:
+        CSP_VIOLATIONS.append(f"{message.location.get('url')}: {message.text}")
 
 
 def log_in(page, username: str, password: str) -> None:

@@ -2,8 +2,14 @@ import os
 
 import pytest
 from django.test import Client
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import make_director, make_event, make_players, seat
+
+# Speed is measured by the benchmark, never by a test: no deadline for generated examples (a
+# busy machine makes any deadline flaky).
+hypothesis_settings.register_profile("site", deadline=None)
+hypothesis_settings.load_profile("site")
 
 
 @pytest.fixture
@@ -33,6 +39,40 @@ def seated(event):
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: a rolled-back test's row ids are used again."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violation():
+    """Every page a browser test opens passes the site's Content-Security-Policy."""
+    from tests import browser as b
+
+    b.CSP_VIOLATIONS.clear()
+    yield
+    violations, b.CSP_VIOLATIONS[:] = list(b.CSP_VIOLATIONS), []
+    assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
+
+
+@pytest.fixture(autouse=True)
+def accessible_pages():
+    """Every page a browser test opens has no WCAG 2.2 A/AA violation that axe-core finds, and
+    does not scroll sideways, at the test's width nor at 320 px (tests/a11y_check.js)."""
+    from tests import browser as b
+
+    b.A11Y_PROBLEMS.clear()
+    yield
+    if b.OPEN_PAGES:
+        b.settle()
+        b.OPEN_PAGES.clear()
+    problems, b.A11Y_PROBLEMS[:] = list(b.A11Y_PROBLEMS), []
+    assert not problems, "Accessibility problems:\n" + "\n".join(problems)
 
 
 @pytest.fixture(scope="module")
@@ -81,5 +121,6 @@ def pages(browser):
         return page
 
     yield open_page
+    b.settle()  # their accessibility checks finish before they close
     for context in opened:
         context.close()

@@ -80,7 +80,7 @@ def test_production_settings_pass_check_deploy():
 def test_production_refuses_to_start_without_a_secret_key():
     result = run_manage("check", DEBUG="0", SECRET_KEY="", ALLOWED_HOSTS="example.org")
     assert result.returncode != 0
-    assert "Set SECRET_KEY in the environment when DEBUG is off." in result.stderr
+    assert "Set SECRET_KEY in the environment when DEBUG is off" in result.stderr
 
 
 def test_a_bad_debug_value_fails_loudly():

@@ -13,7 +13,9 @@ pytestmark = pytest.mark.django_db
 
 
 def short_event(director, **fields):
-    """Two rounds a game (engines 1-1 then 0-0) keep the arithmetic readable."""
+    """Two rounds a game (engines 1-1 then 0-0) keep the arithmetic readable; each Game 1
+    table's winner advances (the director's choice: tests/test_finals.py has the default)."""
+    fields.setdefault("finals_top_n", 1)
     return make_event(director, engines=[1, 0], game_minutes=None, **fields)
 
 
@@ -104,7 +106,7 @@ def test_a_tie_at_a_tables_top_is_a_playoff_under_that_rule(director_client, dir
 
 
 def test_more_advancers_than_a_table_holds_play_a_semifinal(director_client, director):
-    event = short_event(director)
+    event = short_event(director, finals_top_n=None)  # the default: automatic
     make_players(event, count=24)
     game1 = seat(event)
     tables = list(Table.objects.filter(stage=game1))
@@ -120,7 +122,7 @@ def test_more_advancers_than_a_table_holds_play_a_semifinal(director_client, dir
         play_totals(t, [3, 10, 20])
     director_client.post(advance_url(semifinal), {"action": "close"})
     final = Stage.objects.get(event=event, kind=StageKind.FINAL)
-    assert final.seats.count() == 2
+    assert final.seats.count() == 4  # two tables of 3 send their top 2: never a Final of 2
 
 
 def test_players_from_the_same_table_are_kept_apart_in_the_next_stage(director_client, director):
@@ -153,7 +155,8 @@ def medals(event):
     results = load_results(event)
     players = results.players
     return {
-        a.medal: ("pending", names(players[pk] for pk in a.between)) if a.pending
+        a.medal: ("pending", names(players[pk] for pk in a.between))
+        if a.pending
         else names(players[pk] for pk in a.players)
         for a in results.medals[0].result.medals
     }
@@ -170,13 +173,21 @@ def test_tie_for_gold_gives_no_silver_and_a_bronze_playoff(director_client, fina
     play_totals(table, dict(Ann=5, Bo=5, Cy=20, Di=20, Ed=40))
     close(director_client, final)
     assert medals(final.event) == {
-        "gold": ["Ann", "Bo"], "silver": [], "bronze": ("pending", ["Cy", "Di"])}
+        "gold": ["Ann", "Bo"],
+        "silver": [],
+        "bronze": ("pending", ["Cy", "Di"]),
+    }
     playoff = Stage.objects.get(event=final.event, kind=StageKind.PLAYOFF)
     assert playoff.medal == "bronze" and playoff.name == "Bronze playoff"
     response = director_client.get(f"/e/{final.event.slug}/results/")
     final_rows = {r.player.name: o for r, o in response.context["stage_standings"][0][1]}
     assert final_rows == {
-        "Ann": "Gold", "Bo": "Gold", "Cy": "playoff pending", "Di": "playoff pending", "Ed": ""}
+        "Ann": "Gold",
+        "Bo": "Gold",
+        "Cy": "playoff pending",
+        "Di": "playoff pending",
+        "Ed": "",
+    }
     cy, di = sorted(table_sheet(playoff.tables.get()).players, key=lambda p: p.name)
     record_round(playoff.tables.get(), {cy.pk: 12, di.pk: 0}, None, engine=12)
     assert medals(final.event)["bronze"] == ["Di"]
@@ -209,7 +220,7 @@ def test_medals_per_division(director_client, director):
     results = load_results(event)
     assert [d.division for d in results.medals] == ["55-59", "60-64"]
     page = director_client.get(f"/e/{event.slug}/results/").content.decode()
-    medals_html = page[page.index('id="medals"'):]
+    medals_html = page[page.index('id="medals"') :]
     assert medals_html.count("· 55-59") == 3 and medals_html.count("· 60-64") == 3
     gold = [a for d in results.medals for a in d.result.medals if a.medal == "gold"]
     assert [results.players[a.players[0]].name for a in gold] == ["A1", "B1"]
@@ -246,10 +257,10 @@ def test_a_playoff_round_is_entered_on_its_page_with_a_chosen_engine(director_cl
     page = director_client.get(url).content.decode()
     assert "Playoff: one round, lowest pips wins" in page and 'value="12" selected' in page
     cy, di = sorted(table_sheet(playoff.tables.get()).players, key=lambda p: p.name)
-    response = director_client.post(url, {"engine": 6, f"p{cy.pk}": 0, f"p{di.pk}": 1081})
-    assert "1081 is more than the 1080 pips that can be left." in response.content.decode()
+    response = director_client.post(url, {"engine": 6, f"p{cy.pk}": 0, f"p{di.pk}": 1025})
+    assert "1025 is more than the 1024 pips that can be left." in response.content.decode()
     assert not Round.objects.filter(table__stage=playoff).exists()
-    director_client.post(url, {"engine": 6, f"p{cy.pk}": 0, f"p{di.pk}": 1080})
+    director_client.post(url, {"engine": 6, f"p{cy.pk}": 0, f"p{di.pk}": 1024})
     assert Round.objects.get(table__stage=playoff).engine == 6
     assert medals(final.event)["bronze"] == ["Cy"]
     page = director_client.get(url).content.decode()
@@ -315,7 +326,11 @@ def test_a_second_semifinal_gets_its_own_name(director_client, director):
         play_totals(t, [3, 10, 20, 30, 40][: t.seats.count()])
     close(director_client, semi)
     assert list(event.stages.values_list("name", flat=True)) == [
-        "Game 1", "Semifinal", "Semifinal 2", "Final"]
+        "Game 1",
+        "Semifinal",
+        "Semifinal 2",
+        "Final",
+    ]
 
 
 def test_the_final_is_never_seated_at_several_tables(director_client, director):
@@ -393,8 +408,9 @@ def test_playoff_pending_shows_only_at_the_stage_the_playoff_decides(director_cl
     close(director_client, final)
     response = director_client.get(f"/e/{game1.event.slug}/bracket/")
     pending = {
-        b["stage"].name: sorted(r["player"].name for t in b["tables"] for r in t["rows"]
-                                if r["pending"])
+        b["stage"].name: sorted(
+            r["player"].name for t in b["tables"] for r in t["rows"] if r["pending"]
+        )
         for b in response.context["bracket"]
     }
     assert pending["Game 1"] == [] and len(pending["Final"]) == 2
@@ -406,7 +422,7 @@ def test_the_close_page_after_time_is_called_uses_a_fixed_number_of_queries(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournament.clocks import call_time, start_clock
+    from tournament.clock_store import call_time, start_clock
 
     counts = []
     for size in (8, 40):
@@ -422,3 +438,22 @@ def test_the_close_page_after_time_is_called_uses_a_fixed_number_of_queries(
         assert "These tables still have rounds to play" in page.content.decode()
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_withdrawal_in_the_final_leaves_game_1s_advancers_as_published(director_client, game1):
+    t1, t2 = Table.objects.filter(stage=game1)
+    play_totals(t1, [3, 10, 20, 30])
+    play_totals(t2, [40, 12, 20, 30])
+    director_client.post(advance_url(game1), {"action": "close"})
+    before = {s.pk for s in load_results(game1.event).advancing(game1)}
+    final = Stage.objects.get(event=game1.event, kind=StageKind.FINAL)
+    final_table = final.tables.get()
+    players = table_sheet(final_table).players
+    record_round(final_table, {p.pk: 0 if i == 0 else 5 for i, p in enumerate(players)}, None)
+    from scoring.seats import withdraw_player
+
+    withdraw_player(players[1], reason="unwell")  # an advancer leaves during the Final
+    game1.refresh_from_db()
+    after = load_results(game1.event)
+    assert {s.pk for s in after.advancing(game1)} == before  # Game 1's outcome stands
+    assert players[1].pk not in after.medal_of()

@@ -103,11 +103,15 @@ def test_director_saves_a_round_and_the_public_standings_show_it(site, pages):
     "wrong, message, at_field",
     [
         pytest.param(
-            {0: 2000}, "1068 is the most pips that can be left.", True, id="above-the-bound"
+            {0: 2000},
+            "2000 is more than the 731 pips that can be left.",
+            True,
+            id="above-the-bound",
         ),
         pytest.param(
-            {0: 0, 1: 0},
-            "2 players have 0: at most one player dominoes in a round.",
+            {0: 0, 1: 0, 2: 0},
+            "3 players have 0: only the player who dominoed and a player holding just the "
+            "double-blank can have 0.",
             False,
             id="two-zeros",
         ),
@@ -118,11 +122,16 @@ def test_a_wrong_round_is_explained_and_nothing_is_saved(site, pages, wrong, mes
     values = {p: wrong.get(i, 10 + i) for i, p in enumerate(players)}
 
     page = director_at_round_entry(site, pages)
+    posts = []
+    page.on("request", lambda request: posts.append(request) if request.method == "POST" else None)
     for player, value in values.items():
         page.locator(f"input[name=p{player.pk}]").fill(str(value))
-    with page.expect_navigation():
-        page.get_by_role("button", name="Save round 12-12").click()
+    page.locator(f"input[name=p{players[-1].pk}]").press("Enter")  # Enter in the last cell
 
+    # Checked in the browser, before anything is sent: the save button says why it waits.
+    expect(page.locator("#save-why")).to_have_text("Fix the marked cells to save.")
+    expect(page.get_by_role("button", name="Save round 12-12")).to_be_disabled()
+    assert posts == []
     if at_field:
         bad = page.locator(f"input[name=p{players[0].pk}]")
         expect(bad).to_have_class(re.compile(r"\bis-invalid\b"))

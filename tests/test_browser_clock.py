@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
-from tournament.clocks import start_clock
+from tournament.clock_store import start_clock
 from tournament.models import ClockEvent
 
 pytestmark = pytest.mark.browser

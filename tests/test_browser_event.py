@@ -25,8 +25,9 @@ def enter_round(page, totals_by_name, engine=None):
         page.get_by_role("button", name="Save").click()
 
 
-def test_game_1_to_a_tie_for_gold_a_bronze_playoff_and_the_results(browser, live_server,
-                                                                   transactional_db):
+def test_game_1_to_a_tie_for_gold_a_bronze_playoff_and_the_results(
+    browser, live_server, transactional_db
+):
     director = make_director("desk", PASSWORD)
     event = make_event(director, slug="club", engines=[1, 0], game_minutes=None)
     make_players(event, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"])

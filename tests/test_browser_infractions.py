@@ -5,7 +5,6 @@ Drives Debian's Chromium through Playwright against pytest-django's live server;
 tests/browser.py. Run only these with ``pytest -m browser``.
 """
 
-
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect

@@ -12,6 +12,7 @@ from tournament.clock import Clock, ClockError
 
 T0 = datetime(2019, 9, 19, 9, 0, tzinfo=UTC)
 HOUR = timedelta(minutes=60)
+MIN = timedelta(minutes=1)
 
 
 def at(minutes: float) -> datetime:
@@ -269,3 +270,44 @@ def test_running_clock_expires_at_start_plus_limit_plus_pauses(case: tuple[Clock
     if clock.state(now) == "running":
         assert clock.expires_at == T0 + clock.limit + clock.paused_total
         assert clock.expires_at - now == clock.remaining(now)
+
+
+# -- taking time called back, adding minutes -----------------------------------------------------
+
+
+def test_undoing_a_call_gives_back_the_time_left_and_counts_the_gap_as_a_pause():
+    clock = Clock.for_minutes(60).start(T0).call_time(T0 + 20 * MIN)
+    undone = clock.undo_call_time(T0 + 22 * MIN)
+    assert undone.state(T0 + 22 * MIN) == "running"
+    assert undone.remaining(T0 + 22 * MIN) == 40 * MIN  # the 40 minutes left at the call
+    assert undone.remaining(T0 + 32 * MIN) == 30 * MIN  # and counting
+    assert undone.paused_total == 2 * MIN
+
+
+def test_a_call_while_paused_is_undone_to_the_paused_time_left():
+    clock = Clock.for_minutes(60).start(T0).pause(T0 + 10 * MIN).call_time(T0 + 30 * MIN)
+    undone = clock.undo_call_time(T0 + 31 * MIN)
+    assert undone.remaining(T0 + 31 * MIN) == 50 * MIN
+
+
+def test_only_a_directors_call_can_be_undone():
+    ran_out = Clock.for_minutes(60).start(T0)
+    with pytest.raises(ClockError, match="no call to undo"):
+        ran_out.undo_call_time(T0 + 70 * MIN)
+
+
+def test_added_minutes_restart_a_clock_that_ran_out_during_an_unpaused_break():
+    clock = Clock.for_minutes(60).start(T0)
+    assert clock.state(T0 + 65 * MIN) == "time_called"
+    longer = clock.add_minutes(15)  # the 15-minute break nobody paused for
+    assert longer.state(T0 + 65 * MIN) == "running"
+    assert longer.remaining(T0 + 65 * MIN) == 10 * MIN
+
+
+def test_minutes_are_not_added_to_a_called_or_untimed_clock():
+    with pytest.raises(ClockError, match="undo the call first"):
+        Clock.for_minutes(60).start(T0).call_time(T0 + MIN).add_minutes(5)
+    with pytest.raises(ClockError, match="untimed"):
+        Clock.for_minutes(None).start(T0).add_minutes(5)
+    with pytest.raises(ClockError, match="between 1 and 600"):
+        Clock.for_minutes(60).start(T0).add_minutes(0)

@@ -18,9 +18,9 @@ from scoring.services import RoundRejected, record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.clock import ClockError
-from tournament.clocks import call_time, pause_clock, read_clock, resume_clock, start_clock
+from tournament.clock_store import call_time, pause_clock, read_clock, resume_clock, start_clock
 from tournament.models import ClockEvent, Stage, Table
-from tournament.rules import rounds_allowed_after_time
+from tournament.rules import confirm_after_time
 
 MIN = timedelta(minutes=1)
 
@@ -86,23 +86,22 @@ def keeper_client(client, table):
 
 
 @pytest.mark.parametrize(
-    ("before", "rule", "engines", "allowed"),
+    ("typed_before_call", "typed", "confirm"),
     [
-        (4, "finish", 13, 5),  # the round in progress is played out and counts
-        (4, "void", 13, 4),  # it does not count
-        (0, "finish", 13, 1),  # time called during the first round
-        (0, "void", 13, 0),
-        (13, "finish", 13, 13),  # finished all engines before time: complete, nothing more
-        (12, "finish", 13, 13),
+        (0, 0, False),  # paper-first: the first round typed after the call
+        (0, 1, True),  # ... and every one after it is confirmed
+        (4, 4, False),  # the round in progress
+        (4, 5, True),
+        (4, 9, True),
     ],
 )
-def test_rounds_allowed_after_time(before, rule, engines, allowed):
-    assert rounds_allowed_after_time(before, rule, engines) == allowed
+def test_a_round_beyond_the_one_in_progress_is_confirmed(typed_before_call, typed, confirm):
+    assert confirm_after_time(typed_before_call, typed) is confirm
 
 
-def test_an_unknown_round_in_progress_rule_is_an_error():
-    with pytest.raises(ValueError, match="'finish' or 'void'"):
-        rounds_allowed_after_time(3, "replay", 13)
+def test_round_counts_are_never_negative():
+    with pytest.raises(ValueError, match="negative"):
+        confirm_after_time(-1, 3)
 
 
 # -- the buttons ------------------------------------------------------------------------------
@@ -235,81 +234,128 @@ def test_rounds_are_entered_while_the_clock_runs_or_is_paused(director_client, t
     assert Round.objects.count() == 2
 
 
-@pytest.mark.django_db
-def test_finish_rule_the_round_in_progress_may_still_be_entered(keeper_client, table, director):
-    play(table, 3)  # 12-12, 11-11, 10-10 before time
-    start_clock(table.stage, director, timezone.now() - 30 * MIN)
+def entry_post(table, values, **extra):
+    """What the entry page posts: the pips typed, the round it shows, checkboxes ticked."""
+    sheet = table_sheet(table)
+    data = pips_form(table, values)
+    data.update(number=len(sheet.rounds) + 1, shown_engine=sheet.next_engine, **extra)
+    return data
+
+
+def called_after(table, director, rounds_before, minutes=30):
+    """The stage's clock started ``minutes`` ago; ``rounds_before`` typed; time called now."""
+    play(table, rounds_before)
+    start_clock(table.stage, director, timezone.now() - minutes * MIN)
     call_time(table.stage, director)
-    called = fresh(table.stage).time_called_at
-
-    page = text(keeper_client.get(entry_url(table)))
-    notice = (
-        f"Time was called at {hhmm(called)}; the round in progress (9-9) may still be "
-        "entered, no new round."
-    )
-    assert notice in page
-    assert "Round 9-9" in page and 'id="closed-reason"' not in page
-
-    response = keeper_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]))
-    assert response.status_code == 302
-    assert [r.engine for r in table_sheet(table).rounds] == [12, 11, 10, 9]
-
-    refused = (
-        f"Time was called at {hhmm(called)} and the round that was in progress has been "
-        "entered: no new round starts, so no more rounds can be entered."
-    )
-    page = text(keeper_client.get(entry_url(table)))
-    assert 'id="closed-reason"' in page and refused in page
-    assert 'id="round-form"' not in page
-    response = keeper_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
-    assert refused in text(response)
-    with pytest.raises(RoundRejected, match="no more rounds can be entered"):
-        record_round(table, a_round(table), director)
-    assert Round.objects.filter(table=table).count() == 4
+    return fresh(table.stage).time_called_at
 
 
 @pytest.mark.django_db
-def test_void_rule_no_round_is_entered_after_time(keeper_client, table, director):
+def test_a_paper_first_table_types_seven_rounds_after_time(keeper_client, table, director):
+    called = called_after(table, director, 0)
+    page = text(keeper_client.get(entry_url(table)))
+    assert f"Time was called at {hhmm(called)}: no new round starts." in page
+    assert "Round 12-12" in page and "was played before time was called" not in page
+    assert keeper_client.post(entry_url(table), entry_post(table, [0, 4, 5, 6])).status_code == 302
+
+    # Round 2 onwards: more than one past what was typed before the call: confirm it.
+    response = keeper_client.post(entry_url(table), entry_post(table, [4, 0, 5, 6]))
+    assert "Confirm that this round was played before time was called." in text(response)
+    assert Round.objects.filter(table=table).count() == 1
+    page = text(keeper_client.get(entry_url(table)))
+    assert "Round 2 was played before time was called (0 round(s) had been typed by then)." in page
+    for n in range(2, 8):
+        extra = {"played_before_call": "on"}
+        if n == 7:
+            extra["last"] = "on"
+        response = keeper_client.post(entry_url(table), entry_post(table, [n, 0, 5, 6], **extra))
+        assert response.status_code == 302, text(response)
+    assert [r.engine for r in table_sheet(table).rounds] == [12, 11, 10, 9, 8, 7, 6]
+    page = text(keeper_client.get(entry_url(table)))
+    assert "This table's game was marked over after round 7." in page
+    assert 'id="round-form"' not in page
+    with pytest.raises(RoundRejected, match="marked over after round 7"):
+        record_round(table, a_round(table), director, played_before_call=True)
+
+
+@pytest.mark.django_db
+def test_a_table_with_no_round_in_progress_ends_without_inventing_one(
+    keeper_client, table, director
+):
+    called_after(table, director, 5)  # round 5 finished, round 6 never started
+    page = text(keeper_client.get(entry_url(table)))
+    assert "Game over after round 5" in page
+    response = keeper_client.post(
+        "/director/e/spring/1/table/1/game-over/", {"rounds": "5"}, follow=True
+    )
+    assert "This table's game was marked over after round 5." in text(response)
+    assert Round.objects.filter(table=table).count() == 5
+    assert Table.objects.get(pk=table.pk).game_over_after == 5
+    assert table_sheet(Table.objects.get(pk=table.pk)).game_over
+
+
+@pytest.mark.django_db
+def test_the_game_over_mark_of_an_out_of_date_page_is_refused(keeper_client, table, director):
+    called_after(table, director, 5)
+    record_round(table, a_round(table), director)  # another device typed round 6 meanwhile
+    response = keeper_client.post("/director/e/spring/1/table/1/game-over/", {"rounds": "5"})
+    assert Table.objects.get(pk=table.pk).game_over_after is None
+    page = text(keeper_client.get(response["Location"]))
+    assert "Table 1 has 6 round(s) now, not 5: reload the page." in page
+
+
+@pytest.mark.django_db
+def test_void_rule_the_round_in_progress_is_simply_not_entered(keeper_client, table, director):
     event = table.stage.event
     event.round_in_progress = "void"
     event.save()
-    play(table, 3)
-    start_clock(table.stage, director, timezone.now() - 30 * MIN)
-    call_time(table.stage, director)
-    called = fresh(table.stage).time_called_at
-
-    refused = (
-        f"Time was called at {hhmm(called)}: under this event's rules the round in progress "
-        "does not count, so no more rounds can be entered."
-    )
+    called_after(table, director, 3)
     page = text(keeper_client.get(entry_url(table)))
-    assert refused in page and 'id="round-form"' not in page
-    response = keeper_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6]), follow=True)
-    assert refused in text(response)
-    with pytest.raises(RoundRejected, match="does not count"):
-        record_round(table, a_round(table), director)
-    assert Round.objects.filter(table=table).count() == 3
+    assert "Under this event's rules the round in progress does not count: do not enter it." in page
+    keeper_client.post("/director/e/spring/1/table/1/game-over/", {"rounds": "3"})
+    assert [r.engine for r in table_sheet(table).rounds] == [12, 11, 10]
+    assert table_sheet(Table.objects.get(pk=table.pk)).game_over
 
 
 @pytest.mark.django_db
-def test_a_round_saved_by_another_desk_after_the_page_loaded_is_refused(table, director):
-    """The check is in record_round, the single write path, not only on the page."""
-    start_clock(table.stage, director)
-    call_time(table.stage, director)
-    record_round(table, a_round(table), director, engine=12)  # the round in progress
-    with pytest.raises(RoundRejected, match="Time was called"):
-        record_round(table, a_round(table), director, engine=11)
-
-
-@pytest.mark.django_db
-def test_only_rounds_entered_before_time_count_as_played_before_it(table, director):
+def test_a_game_is_marked_over_only_once_time_is_called(keeper_client, table, director):
     play(table, 2)
-    start_clock(table.stage, director, timezone.now() - 30 * MIN)
-    call_time(table.stage, director, timezone.now() - 5 * MIN)
-    # round 2 was in fact entered after the moment time was called
-    Round.objects.filter(table=table, number=2).update(entered_at=timezone.now())
-    with pytest.raises(RoundRejected, match="round that was in progress has been entered"):
-        record_round(table, a_round(table), director)
+    start_clock(table.stage, director)
+    response = keeper_client.post("/director/e/spring/1/table/1/game-over/", {"rounds": "2"})
+    assert Table.objects.get(pk=table.pk).game_over_after is None
+    assert "only once time has been called" in text(keeper_client.get(response["Location"]))
+    keeper_client.post(entry_url(table), entry_post(table, [0, 1, 2, 3], last="on"))
+    assert Table.objects.get(pk=table.pk).game_over_after is None  # no such box before time
+    with pytest.raises(RoundRejected, match="only once time has been called"):
+        record_round(table, a_round(table), director, last=True)
+
+
+@pytest.mark.django_db
+def test_a_director_takes_back_a_game_over_mark_with_a_reason(director_client, table, director):
+    called_after(table, director, 4)
+    director_client.post("/director/e/spring/1/table/1/game-over/", {"rounds": "4"})
+    url = "/director/e/spring/1/table/1/reopen/"
+    director_client.post(url, {"reason": ""})
+    assert Table.objects.get(pk=table.pk).game_over_after == 4
+    director_client.post(url, {"reason": "wrong table"})
+    assert Table.objects.get(pk=table.pk).game_over_after is None
+    assert 'id="round-form"' in text(director_client.get(entry_url(table)))
+
+
+@pytest.mark.django_db
+def test_the_close_waits_for_every_table_to_be_marked(director_client, table, director):
+    other = Table.objects.get(stage=table.stage, number=2)
+    play(other, 4)
+    called_after(table, director, 5)
+    close = f"/director/e/spring/{table.stage.number}/close/"
+    page = text(director_client.get(close))
+    assert "These tables still have rounds to play: 1, 2" in page
+    assert "Table 1: game over after round 5" in page and 'value="2:4"' in page
+    response = director_client.post(close, {"action": "end_games", "over": ["1:5", "2:4"]})
+    assert [t.game_over_after for t in Table.objects.filter(stage=table.stage)] == [5, 4]
+    assert "Game over at tables 1, 2." in text(director_client.get(response["Location"]))
+    page = text(director_client.get(close))
+    assert "still have rounds to play" not in page and "Confirm: close Game 1" in page
 
 
 @pytest.mark.django_db
@@ -342,10 +388,10 @@ def test_the_clock_calls_time_by_itself_when_it_runs_out(director_client, table,
     assert (data["state"], data["remaining"]) == ("time_called", 0)
     assert data["time_called_at"] == ran_out.isoformat()
 
-    notice = f"Time was called at {hhmm(ran_out)}; the round in progress (10-10) may still"
+    notice = f"Time was called at {hhmm(ran_out)}: no new round starts."
     assert notice in text(director_client.get(entry_url(table)))
-    record_round(table, a_round(table), director)
-    with pytest.raises(RoundRejected, match="no more rounds can be entered"):
+    record_round(table, a_round(table), director)  # the round in progress
+    with pytest.raises(RoundRejected, match="confirm that round 4 was played before the call"):
         record_round(table, a_round(table), director)
 
     response = director_client.post(control_url(stage), {"action": "call_time"}, follow=True)
@@ -529,22 +575,17 @@ def test_an_untimed_clock_counts_up_and_time_can_still_be_called(client, untimed
     call_time(untimed, director)
     table = Table.objects.get(stage=untimed, number=1)
     record_round(table, a_round(table), director)  # the round in progress
-    with pytest.raises(RoundRejected, match="no more rounds can be entered"):
+    with pytest.raises(RoundRejected, match="confirm that round 2 was played before the call"):
         record_round(table, a_round(table), director)
 
 
 @pytest.mark.django_db
-def test_a_director_may_enter_a_round_finished_before_time_but_typed_late(
-    director_client, table, director
-):
-    event = table.stage.event
-    event.round_in_progress = "void"
-    event.save()
-    play(table, 3)
-    start_clock(table.stage, director, timezone.now() - 30 * MIN)
-    call_time(table.stage, director)
-    page = text(director_client.get(entry_url(table)))
-    assert "As a director you may still enter a round that was finished before time" in page
-    assert 'id="round-form"' in page
-    assert director_client.post(entry_url(table), pips_form(table, [0, 4, 5, 6])).status_code == 302
-    assert Round.objects.filter(table=table).count() == 4
+def test_marking_from_the_close_page_is_all_or_nothing(director_client, table, director):
+    other = Table.objects.get(stage=table.stage, number=2)
+    play(other, 4)
+    called_after(table, director, 5)
+    close = f"/director/e/spring/{table.stage.number}/close/"
+    response = director_client.post(close, {"action": "end_games", "over": ["1:5", "2:3"]})
+    assert [t.game_over_after for t in Table.objects.filter(stage=table.stage)] == [None, None]
+    page = text(director_client.get(response["Location"]))
+    assert "Table 2 has 4 round(s) now, not 3: reload the page." in page

@@ -18,6 +18,7 @@ NVSO_FORM = {
     "advancement_tie": "all_advance",
     "medal_tie": "nvso",
     "infraction_penalty": "warn_then_draw",
+    "infraction_scope": "game",
     "paper_size": "letter",
 }
 

@@ -22,12 +22,18 @@ from hypothesis import strategies as st
 from scoring.advancement import AdvanceError, close_stage, seat_next_stage
 from scoring.eventfile import dumps, export_event, import_event, player_ids
 from scoring.infractions import change_infraction, log_infraction
+from scoring.management.commands.load_demo import DEMO_FILE
 from scoring.models import Infraction, Round, ScoreChange
-from scoring.services import correct_round, record_round
+from scoring.services import correct_round, end_game, record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, seat
-from tournament.clocks import call_time, pause_clock, resume_clock, start_clock
-from tournament.management.commands.load_demo import DEMO_FILE
+from tournament.clock_store import (
+    add_minutes,
+    call_time,
+    pause_clock,
+    resume_clock,
+    start_clock,
+)
 from tournament.models import ClockEvent, Event, Player, StageKind, Table
 from tournament.rules import set_tiles
 
@@ -69,7 +75,14 @@ def test_an_event_run_on_the_site_exports_the_same_file_after_import_into_an_emp
 ):
     """Everything a director does on the site: clock, rounds, a correction, infractions
     (one changed), closing, a playoff, the final."""
-    event = make_event(director, engines=[2, 1, 0], advancement_tie="playoff", paper_size="a4")
+    event = make_event(
+        director,
+        date=timezone.localdate(),  # the clock runs on the event's day (within days of it)
+        engines=[2, 1, 0],
+        advancement_tie="playoff",
+        paper_size="a4",
+        finals_top_n=1,
+    )
     players = make_players(event, count=7, club="Reno")
     Player.objects.filter(pk=players[0].pk).update(ref="R-01", club="")
     Player.objects.filter(pk=players[6].pk).update(checked_in=False)
@@ -108,13 +121,78 @@ def test_an_event_run_on_the_site_exports_the_same_file_after_import_into_an_emp
     data = json.loads(text)
     ids = player_ids(event.players.all())
     assert data["results"]["advanced"] == {"Game 1": [ids[a[1].pk], ids[b[0].pk]]}
-    assert data["stages"][2]["extra"]["table"] == {"stage": 0, "table": 1}
+    # The playoff is played before the stage it seats (issue 12 item 5): Game 1, it, Final.
+    assert [st["kind"] for st in data["stages"]] == ["qualifying", "playoff", "final"]
+    assert data["stages"][1]["extra"]["table"] == {"stage": 0, "table": 1}
     assert [
         c["reason"] for c in data["stages"][0]["tables"][0]["rounds"][0]["extra"]["changes"]
     ] == ["Typo", "Typo", "Typo", "Back", "Back", "Back"]
     Event.objects.all().delete()  # an empty site (but for the users)
     assert not Player.objects.exists() and not Round.objects.exists()
     assert dumps(export_event(import_event(text))) == text
+
+
+def test_the_rules_of_issue_19_travel_in_the_file_and_back(director, director_client):
+    """Warnings per event, "skip the next turn every time", minutes added to the clock and a
+    table's game marked over after time was called: exported under extra, imported through
+    the director's upload page, exported again the same."""
+    event = make_event(
+        director,
+        date=timezone.localdate(),
+        engines=[2, 1, 0],
+        infraction_penalty="skip",
+        infraction_scope="event",
+    )
+    make_players(event, count=8)
+    game1 = seat(event)
+    start_clock(game1, director, now=timezone.now() - timedelta(minutes=50))
+    add_minutes(game1, director, 15, "The hall's fire drill")
+    t1, t2 = game1.tables.all()
+    record_round(t1, {p.pk: n for n, p in enumerate(table_sheet(t1).players)}, director)
+    log_infraction(t1, table_sheet(t1).players[1], 2, "out_of_turn", "", director)
+    call_time(game1, director)
+    end_game(t1, 1, director)
+
+    text = dumps(export_event(event))
+    data = json.loads(text)
+    rules = data["event"]["rules"]
+    assert rules["infraction_penalty"] == "warn_then_skip"  # the format's nearest value
+    assert rules["extra"] == {
+        "table_size": 4,
+        "infraction_penalty": "skip",
+        "infraction_scope": "event",
+    }
+    stage = data["stages"][0]
+    assert stage["extra"]["clock"]["added_minutes"] == 15
+    assert {"action": "add_minutes", "minutes": 15, "reason": "The hall's fire drill"}.items() <= (
+        stage["extra"]["clock_events"][1].items()
+    )
+    assert stage["tables"][0]["extra"] == {"game_over_after": 1}
+    assert "extra" not in stage["tables"][1]
+    assert stage["tables"][0]["infractions"][0]["action"] == "skip_turn"
+
+    Event.objects.all().delete()
+    response = director_client.post(
+        "/director/import/", {"file": SimpleUploadedFile("e.json", text.encode())}
+    )
+    copy = Event.objects.get()
+    assert response.status_code == 302
+    assert (copy.infraction_penalty, copy.infraction_scope) == ("skip", "event")
+    stage = copy.stages.get(number=1)
+    assert stage.clock_added == timedelta(minutes=15)
+    assert stage.clock_events.get(action="add_minutes").minutes == 15
+    assert [t.game_over_after for t in stage.tables.order_by("number")] == [1, None]
+    assert dumps(export_event(copy)) == text
+
+
+def test_a_file_written_before_the_rules_of_issue_19_imports_as_it_did():
+    """ "skip" where the format's other penalties are, and no extras: the defaults."""
+    data = json.loads(read(DATA / "shared-medals.json"))
+    data["event"]["rules"]["infraction_penalty"] = "skip"
+    event = import_event(data)
+    assert (event.infraction_penalty, event.infraction_scope) == ("skip", "game")
+    assert not event.stages.filter(clock_added__isnull=False).exists()
+    assert not Table.objects.filter(game_over_after__isnull=False).exists()
 
 
 def test_the_importer_ignores_results_and_recomputes_them():
@@ -374,7 +452,7 @@ def test_an_upload_with_errors_lists_them_with_their_places_and_saves_nothing(di
     page = upload(director_client, json.dumps(data).encode()).content.decode()
     assert "Nothing was imported." in page and "The file has 6 errors" in page
     assert (
-        "<code>stages[0].tables[2].rounds[0].pips.p10</code>: 2000 is more than the 1068 pips "
+        "<code>stages[0].tables[2].rounds[0].pips.p10</code>: 2000 is more than the 731 pips "
         "that can be left"
     ) in page
     assert "<code>players[3].id</code>: &quot;p1&quot; is the id of players[0] too" in page
@@ -536,12 +614,12 @@ def test_any_event_the_site_can_record_round_trips(director, data, players, divi
         "advancement_tie": data.draw(st.sampled_from(["all_advance", "playoff"])),
         "medal_tie": data.draw(st.sampled_from(["nvso", "shared", "playoff"])),
         "infraction_penalty": data.draw(
-            st.sampled_from(["warn_then_draw", "draw", "warn_then_skip"])
+            st.sampled_from(["warn_then_draw", "draw", "warn_then_skip", "skip"])
         ),
     }
     rng = random.Random(seed)
     with transaction.atomic():
-        event = make_event(director, **rules)
+        event = make_event(director, date=timezone.localdate(), **rules)
         groups = ["55-59", "60-64"] if divisions and players >= 4 else [""]
         for n in range(players):
             make_players(
@@ -556,3 +634,20 @@ def test_any_event_the_site_can_record_round_trips(director, data, players, divi
         text, again = round_trip(event)
         assert again == text
         transaction.set_rollback(True)
+
+
+def test_the_finals_options_travel_in_the_file_and_old_files_mean_the_winners(director):
+    event = make_event(
+        director,
+        finals_fill_to=5,
+        finals_big_final=True,
+        tiles_drawn={"2": 15, "3": 15, "4": 15, "5": 15, "6": 12},
+    )
+    data = export_event(event)
+    assert data["event"]["extra"]["finals"] == {"top_n": None, "fill_to": 5, "big_final": True}
+    again = import_event(dumps(data))
+    assert again.finals_options == event.finals_options
+    del data["event"]["extra"]["finals"]
+    old = import_event(dumps(data))
+    assert (old.finals_top_n, old.finals_fill_to, old.finals_big_final) == (1, None, False)
+    assert "finals" not in export_event(old)["event"]["extra"]

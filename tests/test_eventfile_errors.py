@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring import eventfile
-from scoring.eventfile import EventFileError, import_event
+from scoring.eventfile import EventFileError, export_event, import_event
 from scoring.models import Infraction, Round, Score, ScoreChange
 from tournament.models import ClockEvent, Event, Player, Seat, Stage, Table
 
@@ -62,8 +62,13 @@ def test_malformed_json_is_located_by_line_and_column():
     assert refused(text) == ["line 4, column 3: not valid JSON: Expecting ',' delimiter"]
 
 
-def test_a_file_that_is_not_utf8_text():
-    assert refused(b'{"format": "\xff"}') == ["file: not UTF-8 text (byte 13 cannot be read)"]
+def test_a_file_that_is_not_utf8_text_is_located_by_line_and_column():
+    assert refused(b'{"format": "\xff"}') == [
+        "line 1, column 13: not UTF-8 text (byte 13 cannot be read)"
+    ]
+    assert refused('{\n  "format": "é\ud800"}'.encode("utf-8", "surrogatepass")) == [
+        "line 2, column 15: not UTF-8 text (byte 18 cannot be read)"
+    ]
 
 
 def test_a_file_that_is_not_an_object():
@@ -197,9 +202,9 @@ def test_a_wrong_player_id_type_is_reported_where_it_is_used():
             'event.rules.advancement_tie: "all" is not one of "all_advance", "playoff"',
         ),
         (
-            lambda d: rules(d).update(infraction_penalty="skip"),
-            'event.rules.infraction_penalty: "skip" is not one of "warn_then_draw", "draw", '
-            '"warn_then_skip"',
+            lambda d: rules(d).update(infraction_penalty="skip_always"),
+            'event.rules.infraction_penalty: "skip_always" is not one of "warn_then_draw", '
+            '"draw", "warn_then_skip", "skip"',
         ),
         (
             lambda d: d["stages"][0].update(kind="heat"),
@@ -372,7 +377,7 @@ def test_the_file_is_read_by_the_sites_own_rules_not_copies_of_them():
     from scoring import advancement
 
     assert eventfile.ADVANCING_KINDS is advancement.ADVANCING_KINDS
-    assert eventfile.table_division is advancement.table_division
+    assert eventfile.division_of is advancement.division_of
 
 
 # -- stages ---------------------------------------------------------------------------------------
@@ -432,19 +437,19 @@ def test_more_rounds_than_engines():
 def test_pips_above_what_can_be_left_in_hand():
     data = changed(lambda d: game1(d, 2)["rounds"][0]["pips"].update(p10=2000))
     assert refused(data) == [
-        "stages[0].tables[2].rounds[0].pips.p10: 2000 is more than the 1068 pips that can be left"
+        "stages[0].tables[2].rounds[0].pips.p10: 2000 is more than the 731 pips that can be left"
     ]
 
 
 def test_the_fifty_point_double_blank_raises_the_bound():
     def double_blank(d):
         rules(d)["double_blank_points"] = 50
-        game1(d, 2)["rounds"][0]["pips"].update(p9=10, p10=1080, p12=5)  # bound 1068 + 50
+        game1(d, 2)["rounds"][0]["pips"].update(p9=10, p10=769, p12=5)  # bound 731 - 12 + 50
 
-    assert import_event(changed(double_blank)).rules.max_pips(12) == 1118
-    data = changed(lambda d: game1(d, 2)["rounds"][0]["pips"].update(p9=10, p10=1080, p12=5))
+    assert import_event(changed(double_blank)).rules.max_pips(12, 4) == 769
+    data = changed(lambda d: game1(d, 2)["rounds"][0]["pips"].update(p9=10, p10=769, p12=5))
     assert refused(data) == [
-        "stages[0].tables[2].rounds[0].pips.p10: 1080 is more than the 1068 pips that can be left"
+        "stages[0].tables[2].rounds[0].pips.p10: 769 is more than the 731 pips that can be left"
     ]
 
 
@@ -455,11 +460,11 @@ def test_negative_pips():
     ]
 
 
-def test_two_players_cannot_both_domino():
-    data = changed(lambda d: game1(d)["rounds"][0]["pips"].update(p2=0))
+def test_three_players_cannot_all_have_0():
+    data = changed(lambda d: game1(d)["rounds"][0]["pips"].update(p2=0, p3=0))
     assert refused(data) == [
-        "stages[0].tables[0].rounds[0].pips: 2 players have 0: at most one player dominoes in "
-        "a round"
+        "stages[0].tables[0].rounds[0].pips: 3 players have 0: only the player who dominoed and "
+        "a player holding just the double-blank can have 0"
     ]
 
 
@@ -482,28 +487,68 @@ def test_every_seated_player_has_a_pip_count_and_nobody_else():
     ]
 
 
-def test_a_round_entered_after_the_game_was_over():
-    def late(d):
-        # The third round was entered after time was called at 14:00, so it was the round in
-        # progress (it counts); with the second entered late too, the third is one too many.
-        game1(d)["rounds"][1]["extra"]["entered_at"] = "2019-09-19T14:02:00+00:00"
+def test_rounds_typed_after_time_was_called_are_accepted():
+    """Paper-first events type every round after the game (issue 19): when a round was typed
+    says nothing about whether it was played, under "finish" or "void"."""
 
-    assert refused(changed(late)) == [
-        "stages[0].tables[0].rounds[2]: entered after the game was over: time was called at "
-        "2019-09-19T14:00:00+00:00 with 1 round entered, and the round in progress counts "
-        "(event.rules.round_in_progress), so the table has 2 at most"
+    def typed_late(d):
+        rules(d)["round_in_progress"] = "void"
+        for r in game1(d)["rounds"]:
+            r["extra"]["entered_at"] = "2019-09-19T14:30:00+00:00"
+
+    event = import_event(changed(typed_late))
+    game = Round.objects.filter(table__stage__event=event, table__stage__number=1)
+    assert game.filter(table__number=1).count() == 3
+
+
+def test_a_round_after_the_game_was_marked_over():
+    data = changed(lambda d: game1(d).update(extra={"game_over_after": 2}))
+    assert refused(data) == [
+        "stages[0].tables[0].rounds[2]: after the game was marked over after round 2 "
+        "(stages[0].tables[0].extra.game_over_after): no later round was played"
     ]
 
 
-def test_under_the_void_rule_the_round_in_progress_does_not_count():
-    data = changed(lambda d: rules(d).update(round_in_progress="void"))
-    errors = refused(data)
+def test_a_game_marked_over_after_a_round_the_table_does_not_have():
+    data = changed(lambda d: game1(d).update(extra={"game_over_after": 5}))
+    assert refused(data) == [
+        "stages[0].tables[0].extra.game_over_after: 5, but the table has 3 rounds: the game "
+        "is marked over after its last round"
+    ]
+
+
+def test_minutes_added_to_an_untimed_game():
+    def untimed(d):
+        rules(d)["game_minutes"] = None
+        d["stages"][0]["extra"]["clock"]["added_minutes"] = 10
+
+    errors = refused(changed(untimed))
     assert errors[0] == (
-        "stages[0].tables[0].rounds[2]: entered after the game was over: time was called at "
-        "2019-09-19T14:00:00+00:00 with 2 rounds entered, and the round in progress does not "
-        "count (event.rules.round_in_progress), so the table has 2 at most"
+        "stages[0].extra.clock.added_minutes: an untimed game has no time limit to lengthen "
+        "(event.rules.game_minutes)"
     )
-    assert len(errors) == 5  # every table of Game 1 and the final
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (
+            lambda d: rules(d).setdefault("extra", {}).update(infraction_penalty="twice"),
+            'event.rules.extra.infraction_penalty: "twice" is not one of "warn_then_draw", '
+            '"draw", "warn_then_skip", "skip"',
+        ),
+        (
+            lambda d: rules(d).setdefault("extra", {}).update(infraction_scope="stage"),
+            'event.rules.extra.infraction_scope: "stage" is not one of "game", "event"',
+        ),
+        (
+            lambda d: d["stages"][0]["extra"]["clock_events"][0].update(minutes=0),
+            "stages[0].extra.clock_events[0].minutes: 0 is below 1",
+        ),
+    ],
+)
+def test_the_rules_of_issue_19_in_extra(change, error):
+    assert refused(changed(change)) == [error]
 
 
 def test_an_impossible_clock():
@@ -550,9 +595,30 @@ def test_a_scored_playoff_between_other_players_than_the_tied_ones():
         )
 
     assert refused(changed(played)) == [
+        "stages[2]: the bronze playoff owed is between p9, p13, not p9, p5"
+    ]
+    closed = changed(played)
+    closed["stages"][2]["closed"] = True
+    assert refused(closed) == [
         "stages[2]: this playoff does not fit the ties: Final: the bronze playoff, round 1: "
         "played by ['p5', 'p9'], but owed between ['p13', 'p9']"
     ]
+
+
+def test_an_open_playoff_decides_nothing_even_when_scored():
+    """Issue 12 item 7: "advancers and medals are computed only from closed stages"."""
+
+    def scored(d):
+        d["stages"][2]["tables"][0]["rounds"] = [{"engine": 12, "pips": {"p9": 0, "p13": 20}}]
+
+    event = import_event(changed(scored))
+    bronze = next(m for m in export_event(event)["results"]["medals"] if m["medal"] == "bronze")
+    assert bronze == {
+        "medal": "bronze",
+        "players": [],
+        "pending": "playoff",
+        "between": ["p9", "p13"],
+    }
 
 
 def test_a_playoff_that_no_tie_calls_for():
@@ -607,7 +673,7 @@ def test_every_error_is_reported_at_once():
     assert refused(changed(many)) == [
         'event.rules.medal_tie: "coin_toss" is not one of "nvso", "shared", "playoff"',
         "players[3].name: cannot be empty",
-        "stages[0].tables[2].rounds[0].pips.p10: 2000 is more than the 1068 pips that can be left",
+        "stages[0].tables[2].rounds[0].pips.p10: 2000 is more than the 731 pips that can be left",
         "stages[0].tables[3].rounds[2].engine: 9 is out of order: round 3 is 10-10, the next "
         "of event.rules.engines",
     ]
@@ -633,7 +699,7 @@ def test_the_import_command_lists_every_error_and_writes_nothing(tmp_path, capsy
         call_command("import_event", str(path))
     assert capsys.readouterr().err.splitlines() == [
         'event.date: "2019-13-01" is not a date such as 2019-09-19',
-        "stages[0].tables[2].rounds[0].pips.p10: 2000 is more than the 1068 pips that can be left",
+        "stages[0].tables[2].rounds[0].pips.p10: 2000 is more than the 731 pips that can be left",
     ]
     assert row_counts() == {name: 0 for name in row_counts()}
 

@@ -206,6 +206,7 @@ def test_a_closed_stage_refuses_the_scorekeeper_not_the_director(
         ("warn_then_draw", ["warning", "penalty_draw", "penalty_draw"]),
         ("draw", ["penalty_draw", "penalty_draw", "penalty_draw"]),
         ("warn_then_skip", ["warning", "skip_turn", "skip_turn"]),
+        ("skip", ["skip_turn", "skip_turn", "skip_turn"]),
     ],
 )
 def test_the_action_follows_the_events_rule(director, event, rule, expected):
@@ -230,6 +231,28 @@ def test_a_game_is_one_table_of_one_stage(director, event):
     )
     assert log(final, player, director).action == "warning"
     assert log(game1, player, director).action == "penalty_draw"
+
+
+def test_an_event_that_counts_warnings_per_event_warns_once(director_client, director, event):
+    event.infraction_scope = "event"
+    event.save()
+    make_players(event, count=8)
+    game1 = Table.objects.get(stage=seat(event), number=1)
+    player = table_sheet(game1).players[0]
+    director_client.post(log_url(game1), form(player))
+    final = Table.objects.get(
+        stage=seat(event, players=[player, *table_sheet(game1).players[1:]], stage_number=2),
+        number=1,
+    )
+    director_client.post(log_url(final), form(player))
+    actions = list(Infraction.objects.order_by("pk").values_list("action", flat=True))
+    assert actions == ["warning", "penalty_draw"]  # the final's first is not a new warning
+
+
+def test_the_rules_form_offers_the_scope_and_skip_every_time(director_client, event):
+    page = director_client.get(f"/director/e/{event.slug}/edit/").content.decode()
+    assert "Skip the next turn every time" in page
+    assert "Per event: one warning for the whole event" in page
 
 
 # -- a director voids or changes ---------------------------------------------------------------
@@ -328,7 +351,7 @@ def test_standings_count_infractions(client, director, seated, table, players):
     log(table, players[0], director)
     change_infraction(log(table, players[1], director), "void", "No", director)
     response = client.get(f"/e/{seated.event.slug}/1/")
-    counts = {r.player.pk: r.infractions for r in response.context["table"].data}
+    counts = {r.player.pk: r.infractions for r in response.context["rows"]}
     assert counts[players[0].pk] == 2
     assert counts[players[1].pk] == 0
     assert sum(counts.values()) == 2 and len(counts) == 8

@@ -19,7 +19,7 @@ from scoring.penalties import (
 
 def test_default_rule_is_nvso():
     assert DEFAULT_RULE == "warn_then_draw"
-    assert RULES == ("warn_then_draw", "draw", "warn_then_skip")
+    assert RULES == ("warn_then_draw", "draw", "warn_then_skip", "skip")
 
 
 @pytest.mark.parametrize(
@@ -28,6 +28,7 @@ def test_default_rule_is_nvso():
         ("warn_then_draw", ["warning", "penalty_draw", "penalty_draw", "penalty_draw"]),
         ("draw", ["penalty_draw", "penalty_draw", "penalty_draw", "penalty_draw"]),
         ("warn_then_skip", ["warning", "skip_turn", "skip_turn", "skip_turn"]),
+        ("skip", ["skip_turn", "skip_turn", "skip_turn", "skip_turn"]),
     ],
 )
 def test_sequences_per_rule(rule: str, expected: list[str]):
@@ -56,8 +57,8 @@ def test_a_director_override_still_counts_as_an_infraction():
 
 
 def test_unknown_rule_raises():
-    with pytest.raises(ValueError, match="Unknown infraction penalty rule 'skip'"):
-        action_for("skip", [])
+    with pytest.raises(ValueError, match="Unknown infraction penalty rule 'skip_always'"):
+        action_for("skip_always", [])
     with pytest.raises(ValueError, match="Unknown infraction penalty rule"):
         actions_for_sequence("", 2)
 

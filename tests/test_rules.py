@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tournament.rules import (
@@ -316,37 +316,76 @@ def test_a_negative_count_is_refused():
     assert "-1" in errors.fields["ann"][0]
 
 
+FOUR = {"ann": 0, "bob": 3, "cy": 7}  # three more players: a table of four with "dee"
+
+
 def test_a_count_above_the_bound_is_refused_with_the_bound():
     errors = round_errors(NVSO, 12, {"ann": 1069, "bob": 3})
     assert list(errors.fields) == ["ann"]
     message = errors.fields["ann"][0]
-    assert "1068" in message
+    assert "1012" in message  # a 2-player table: 75 tiles at most in one hand
     assert "1069" in message
 
 
-def test_the_bound_itself_is_accepted():
+# PRODUCT.md §4: at most the pips of the (tiles drawn + bone pile) highest tiles other than the
+# round's engine, for the table's size.
+@pytest.mark.parametrize(
+    ("players", "engine", "bound"),
+    [(4, 12, 731), (5, 12, 535), (2, 12, 1012), (3, 12, 893), (4, 0, 743), (4, 6, 743)],
+)
+def test_the_bound_is_the_highest_tiles_one_hand_can_hold(players, engine, bound):
+    assert NVSO.max_pips(engine, players) == bound
+    values = NVSO.tile_values(engine)
+    assert len(values) == 90 and sum(values) == 1092 - 2 * engine
+    hand = 15 + (90 - 15 * players)  # own tiles and the whole bone pile
+    assert sum(values[:hand]) == bound
+
+
+def test_an_extra_digit_typo_is_refused_at_a_table_of_four():
+    errors = round_errors(NVSO, 12, {**FOUR, "dee": 870})
+    assert errors.fields["dee"] == ["870 is more than the 731 pips that can be left."]
+    assert not round_errors(NVSO, 12, {**FOUR, "dee": 731})
+
+
+def test_a_table_size_the_rules_do_not_deal_falls_back_to_the_whole_set():
+    assert NVSO.max_pips(12, 7) == NVSO.max_pips(12) == 1068
     assert not round_errors(NVSO, 12, {"ann": 1068})
 
 
-def test_the_50_point_double_blank_accepts_50_more():
+def test_the_50_point_double_blank_is_the_highest_tile_in_a_hand():
     rules = RuleSet(double_blank_points=50)
-    assert not round_errors(rules, 12, {"ann": 1118, "bob": 0})
-    assert "1118" in round_errors(rules, 12, {"ann": 1119, "bob": 0}).fields["ann"][0]
-    assert "1092" in round_errors(rules, 0, {"ann": 1093, "bob": 0}).fields["ann"][0]
+    assert rules.tile_values(12)[0] == 50
+    assert rules.max_pips(12, 4) == 731 - 12 + 50  # the double-blank replaces a 12-pip tile
+    assert rules.max_pips(0, 4) == NVSO.max_pips(0, 4)  # the 0-0 round: it is the engine
+    assert rules.round_max_pips(12) == 1068 + 50 and rules.round_max_pips(0) == 1092
 
 
-def test_two_zeros_in_a_round_are_refused():
-    errors = round_errors(NVSO, 12, {"ann": 0, "bob": 0, "cy": 40})
-    assert errors
-    assert errors.fields == {}
-    assert len(errors.whole) == 1
-    assert "2 players have 0" in errors.whole[0]
-    assert "at most one" in errors.whole[0]
+def test_two_zeros_are_the_domino_and_the_double_blank_at_0():
+    assert not round_errors(NVSO, 12, {"ann": 0, "bob": 0, "cy": 40, "dee": 9})
 
 
-def test_three_zeros_are_counted_in_the_message():
+def test_three_zeros_are_always_refused():
     errors = round_errors(NVSO, 12, {"a": 0, "b": 0, "c": 0, "d": 4})
-    assert "3 players have 0" in errors.whole[0]
+    assert errors.fields == {}
+    assert errors.whole == [
+        "3 players have 0: only the player who dominoed and a player holding just the "
+        "double-blank can have 0."
+    ]
+
+
+def test_two_zeros_are_refused_under_the_50_point_rule():
+    errors = round_errors(RuleSet(double_blank_points=50), 12, {"ann": 0, "bob": 0, "cy": 40})
+    assert errors.whole == [
+        "2 players have 0: only the player who dominoed can have 0 (the double-blank counts 50)."
+    ]
+
+
+def test_two_zeros_are_refused_in_the_0_0_round():
+    errors = round_errors(NVSO, 0, {"ann": 0, "bob": 0, "cy": 40})
+    assert errors.whole == [
+        "2 players have 0: in the 0-0 round the double-blank is the engine, so only the "
+        "player who dominoed can have 0."
+    ]
 
 
 def test_a_round_adding_up_to_more_than_the_bound_is_refused():
@@ -362,7 +401,7 @@ def test_a_round_adding_up_to_exactly_the_bound_is_accepted():
 
 
 def test_the_sum_is_not_checked_while_a_field_is_wrong():
-    errors = round_errors(NVSO, 12, {"ann": 1000, "bob": 1000, "cy": "x"})
+    errors = round_errors(NVSO, 12, {"ann": 800, "bob": 800, "cy": "x"})
     assert list(errors.fields) == ["cy"]
     assert errors.whole == []
 
@@ -382,17 +421,18 @@ def valid_rounds(draw):
     """Pip counts in [0, bound], at most one zero, adding up to at most the bound."""
     rules = draw(rule_sets)
     engine = draw(engines)
-    bound = rules.max_pips(engine)
     keys = draw(player_keys)
+    bound = rules.max_pips(engine, len(keys))
     zero_at = draw(st.none() | st.sampled_from(keys))
     others = [k for k in keys if k != zero_at]
-    budget = draw(st.integers(len(others), bound))
+    budget = draw(st.integers(len(others), rules.round_max_pips(engine)))
     pips = {}
     for i, key in enumerate(others):
         left = len(others) - i - 1  # players still to draw, each needing at least 1
-        value = draw(st.integers(1, budget - left))
+        value = draw(st.integers(1, max(1, min(bound, budget - left))))
         pips[key] = value
         budget -= value
+    assume(budget >= 0)
     if zero_at is not None:
         pips[zero_at] = 0
     return rules, engine, pips
@@ -401,8 +441,8 @@ def valid_rounds(draw):
 @given(valid_rounds())
 def test_any_round_within_the_bounds_is_accepted(case):
     rules, engine, pips = case
-    bound = rules.max_pips(engine)
-    assert sum(pips.values()) <= bound
+    bound = rules.max_pips(engine, len(pips))
+    assert sum(pips.values()) <= rules.round_max_pips(engine)
     assert all(0 <= v <= bound for v in pips.values())
     assert list(pips.values()).count(0) <= 1
     errors = round_errors(rules, engine, pips)
@@ -418,7 +458,7 @@ def test_any_round_within_the_bounds_is_accepted(case):
 def test_a_value_outside_0_to_the_bound_is_always_reported_at_that_player(
     rules, engine, keys, data
 ):
-    bound = rules.max_pips(engine)
+    bound = rules.max_pips(engine, len(keys))
     pips = {k: data.draw(st.integers(0, bound)) for k in keys}
     bad = data.draw(st.sampled_from(keys))
     pips[bad] = data.draw(st.integers(bound + 1, 10**6) | st.integers(-(10**6), -1))
@@ -444,7 +484,7 @@ anything = (
     pips=st.dictionaries(st.integers(1, 50), anything, min_size=1, max_size=8),
 )
 def test_errors_never_mention_a_player_whose_value_is_fine(rules, engine, pips):
-    bound = rules.max_pips(engine)
+    bound = rules.max_pips(engine, len(pips))
     errors = round_errors(rules, engine, pips)
     for key, value in pips.items():
         fine = type(value) is int and 0 <= value <= bound

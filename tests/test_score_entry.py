@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from scoring.models import Round, Score, ScoreChange
@@ -7,6 +9,8 @@ from tests.factories import make_director, play
 from tournament.models import Table
 
 pytestmark = pytest.mark.django_db
+
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def entry_url(table):
@@ -48,11 +52,12 @@ def test_a_whole_round_is_saved_at_once_with_running_totals(director_client, tab
     [
         ([0, 12, "x", 7], "Enter a whole number of pips."),
         ([0, 12, "3.5", 7], "Enter a whole number of pips."),
-        ([0, 12, -1, 7], "Pips left in hand cannot be negative."),
-        ([0, 12, 2000, 7], "1068 is the most pips that can be left."),
+        ([0, 12, -1, 7], "-1 is below 0: pips left in hand cannot be negative."),
+        ([0, 12, 2000, 7], "2000 is more than the 731 pips that can be left."),
+        ([0, 12, 870, 7], "870 is more than the 731 pips that can be left."),
         ([0, 12, "", 7], "Enter this player&#x27;s pips"),
-        ([0, 0, 3, 7], "2 players have 0: at most one player dominoes in a round."),
-        ([0, 500, 500, 100], "The round adds up to 1100, more than the 1068 pips"),
+        ([0, 0, 0, 7], "3 players have 0: only the player who dominoed and a player holding"),
+        ([0, 700, 300, 100], "The round adds up to 1100, more than the 1068 pips"),
     ],
 )
 def test_a_wrong_round_saves_nothing_and_says_why(director_client, table, values, message):
@@ -75,15 +80,67 @@ def test_a_blocked_round_may_have_no_zero(director_client, table):
 
 
 def test_the_double_blank_at_50_raises_the_bound(director_client, table):
-    director_client.post(entry_url(table), pips_form(table, [0, 1110, 3, 4]))
+    director_client.post(entry_url(table), pips_form(table, [0, 769, 3, 4]))
     assert Round.objects.count() == 0
     event = table.stage.event
     event.double_blank_points = 50
     event.save()
-    response = director_client.post(entry_url(table), pips_form(table, [0, 1119, 3, 4]))
-    assert "1118 is the most pips that can be left." in response.content.decode()
-    director_client.post(entry_url(table), pips_form(table, [0, 1110, 3, 4]))
+    response = director_client.post(entry_url(table), pips_form(table, [0, 770, 3, 4]))
+    assert "770 is more than the 769 pips that can be left." in response.content.decode()
+    director_client.post(entry_url(table), pips_form(table, [0, 769, 3, 4]))
     assert Round.objects.count() == 1
+
+
+def test_the_bound_of_the_12_12_round_at_a_table_of_four_is_accepted(director_client, table):
+    assert (
+        director_client.post(entry_url(table), pips_form(table, [0, 731, 3, 4])).status_code == 302
+    )
+    assert Round.objects.count() == 1
+
+
+def test_the_domino_and_the_double_blank_both_score_0(director_client, table):
+    page = director_client.get(entry_url(table)).content.decode()
+    assert "0 for the player who dominoed or who holds just the double-blank" in page
+    response = director_client.post(entry_url(table), pips_form(table, [0, 0, 30, 7]))
+    assert response.status_code == 302
+    assert sorted(table_sheet(table).rounds[0].pips.values()) == [0, 0, 7, 30]
+
+
+def test_two_zeros_are_refused_under_the_50_point_rule(director_client, table):
+    event = table.stage.event
+    event.double_blank_points = 50
+    event.save()
+    page = director_client.get(entry_url(table)).content.decode()
+    assert "0 for the player who dominoed<" in page
+    response = director_client.post(entry_url(table), pips_form(table, [0, 0, 30, 7]))
+    assert "only the player who dominoed can have 0 (the double-blank counts 50)" in (
+        response.content.decode()
+    )
+    assert not Round.objects.exists()
+
+
+def test_two_zeros_are_refused_in_the_0_0_round(director_client, table):
+    event = table.stage.event
+    event.engines = [0]
+    event.save()
+    response = director_client.post(entry_url(table), pips_form(table, [0, 0, 30, 7]))
+    assert "in the 0-0 round the double-blank is the engine" in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_an_event_file_with_the_domino_and_the_double_blank_at_0_imports(director):
+    import json
+
+    from scoring.eventfile import EventFileError, import_event
+
+    data = json.loads(Path(DATA / "demo-event.json").read_text())
+    data["stages"][0]["tables"][0]["rounds"][0]["pips"] = {"p15": 0, "p2": 23, "p13": 0, "p16": 19}
+    event = import_event(json.dumps(data), director=director)
+    first = Round.objects.filter(table__stage__event=event).order_by("table__number", "number")[0]
+    assert sorted(first.scores.values_list("pips", flat=True)) == [0, 0, 19, 23]
+    data["stages"][0]["tables"][0]["rounds"][0]["pips"] = {"p15": 0, "p2": 0, "p13": 0, "p16": 19}
+    with pytest.raises(EventFileError, match="3 players have 0"):
+        import_event(json.dumps(data), director=director)
 
 
 def test_rounds_are_entered_in_play_order(table):
@@ -166,9 +223,9 @@ def test_a_director_corrects_a_saved_round_with_a_reason(director_client, direct
 
 def test_a_correction_is_validated_like_an_entry(director_client, table):
     director_client.post(entry_url(table), pips_form(table, [0, 12, 30, 7]))
-    form = {**pips_form(table, [0, 0, 30, 7]), "reason": "typo"}
+    form = {**pips_form(table, [0, 0, 0, 7]), "reason": "typo"}
     response = director_client.post(correct_url(table, 1), form)
-    assert "at most one player dominoes" in response.content.decode()
+    assert "3 players have 0" in response.content.decode()
     assert not ScoreChange.objects.exists()
     response = director_client.post(correct_url(table, 1), pips_form(table, [0, 1, 30, 7]))
     assert "This field is required" in response.content.decode()
@@ -192,3 +249,66 @@ def test_an_unknown_round_or_table_is_a_404(director_client, table):
     slug = table.stage.event.slug
     assert director_client.get(f"/director/e/{slug}/1/table/99/enter/").status_code == 404
     assert director_client.get(f"/director/e/{slug}/7/table/1/enter/").status_code == 404
+
+
+def test_a_corrected_cell_is_marked_and_directors_see_the_change(client, director_client, table):
+    director_client.post(entry_url(table), pips_form(table, [0, 12, 30, 7]))
+    form = {**pips_form(table, [0, 12, 25, 7]), "reason": "Misread a 5 as a 0"}
+    director_client.post(correct_url(table, 1), form)
+    public = client.get(f"/e/{table.stage.event.slug}/1/table/1/").content.decode()
+    assert 'class="corrected"' in public and "(corrected)" in public
+    assert "corrected by a director after it was entered" in public
+    assert "Misread a 5 as a 0" not in public  # the public sees that, not why
+    page = director_client.get(f"/e/{table.stage.event.slug}/1/table/1/").content.decode()
+    assert 'id="corrections"' in page and "Misread a 5 as a 0" in page
+    assert "<td>30</td><td>25</td><td>boss</td>" in page.replace("\n", "")
+
+
+def test_a_scorekeepers_home_lists_their_tables_with_the_next_round(client, table, seated):
+    from django.contrib.auth import get_user_model
+
+    keeper = get_user_model().objects.create_user("keeper")
+    table.scorekeepers.add(keeper)
+    play(table, 2)
+    client.force_login(keeper)
+    page = client.get("/director/tables/").content.decode()
+    assert "Game 1, table 1" in page and "Next: round 10-10" in page
+    assert entry_url(table) in page
+    assert "Game 1, table 2" not in page  # not given to them
+
+
+def test_the_login_lands_on_my_tables(client, director):
+    response = client.post(
+        "/accounts/login/", {"username": "boss", "password": "a-Long-pass-phrase-42"}
+    )
+    assert response["Location"] == "/director/tables/"
+
+
+def test_the_pages_script_gets_json_answers(director_client, table):
+    headers = {"HTTP_ACCEPT": "application/json"}
+    wrong = director_client.post(entry_url(table), pips_form(table, [0, 0, 0, 7]), **headers)
+    assert wrong.json()["saved"] is False
+    assert "3 players have 0" in wrong.json()["fields"]["__all__"][0]
+    data = {**pips_form(table, [0, 12, 30, 7]), "number": 1, "shown_engine": 12}
+    saved = director_client.post(entry_url(table), data, **headers).json()
+    assert saved == {"saved": True, "message": "Round 12-12 saved.", "next_url": entry_url(table)}
+    taken = director_client.post(entry_url(table), data, **headers).json()
+    assert taken["taken"]["engine"] == 12 and taken["taken"]["by"] == "boss"
+    assert Round.objects.count() == 1
+
+
+def test_the_page_carries_the_rules_its_script_checks(director_client, table):
+    import json
+    import re
+
+    page = director_client.get(entry_url(table)).content.decode()
+    found = re.search(r'<script id="entry-config" type="application/json">(.*?)</script>', page)
+    config = json.loads(found.group(1))
+    assert config["engines"]["12"] == {
+        "max": 731,
+        "round_max": 1068,
+        "max_zeros": 2,
+        "zeros_why": "only the player who dominoed and a player holding just the double-blank "
+        "can have 0",
+    }
+    assert config["messages"]["above"] == "{value} is more than the {max} pips that can be left."

@@ -34,8 +34,11 @@ def test_a_director_gives_tables_to_a_new_scorekeeper_who_then_enters_rounds(
 def test_an_existing_user_keeps_their_password(director_client, seated):
     get_user_model().objects.create_user("desk2", password="their-own-pass-99")
     t1 = Table.objects.filter(stage=seated).first()
-    page = director_client.post(f"/director/e/{seated.event.slug}/scorekeepers/",
-                                {"username": "desk2", "tables": [t1.pk]}, follow=True)
+    page = director_client.post(
+        f"/director/e/{seated.event.slug}/scorekeepers/",
+        {"username": "desk2", "tables": [t1.pk]},
+        follow=True,
+    )
     assert "Login created" not in page.content.decode()
     assert t1.scorekeepers.filter(username="desk2").exists()
 
@@ -64,7 +67,9 @@ def test_tables_of_another_event_cannot_be_given(director_client, seated):
     other = make_event()
     make_players(other, count=4)
     foreign = Table.objects.get(stage=seat(other))
-    page = director_client.post(f"/director/e/{seated.event.slug}/scorekeepers/",
-                                {"username": "desk4", "tables": [foreign.pk]})
+    page = director_client.post(
+        f"/director/e/{seated.event.slug}/scorekeepers/",
+        {"username": "desk4", "tables": [foreign.pk]},
+    )
     assert "Select a valid choice" in page.content.decode()
     assert not foreign.scorekeepers.exists()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tournament.seating import SeatingError, deal, table_sizes
+from tournament.seating import SeatingError, deal, seat_sizes, table_sizes, unusual_sizes
 
 NVSO_BOUNDS = (3, 5, 4)  # smallest, largest, usual
 
@@ -123,6 +123,45 @@ def test_table_sizes_are_balanced_within_the_bounds_or_refused(count, rule):
 def test_nvso_bounds_always_split_three_or_more(count):
     sizes = table_sizes(count, *NVSO_BOUNDS)
     assert 3 <= min(sizes) <= max(sizes) <= 5
+
+
+# -- seat_sizes: any size the set can deal ---------------------------------------------------
+
+
+def test_double_9_seats_five_players_three_and_two():
+    # `000`'s double-9 chart deals 2 to 4: tables of 3 to 4 cannot seat 5, tables of 2 can help
+    assert seat_sizes(5, 4, (2, 3, 4)) == [3, 2]
+    assert unusual_sizes([3, 2], 4) == [2]
+
+
+def test_the_usual_sizes_are_kept_when_they_fit():
+    for count in range(2, 120):
+        assert seat_sizes(count, 4, (2, 3, 4, 5)) == table_sizes(count, *NVSO_BOUNDS)
+
+
+def test_the_nearest_other_size_comes_first():
+    # usual 6 at double-18 dealing 2..8: 7 players sit 4 + 3 only if 5..7 cannot (they can: 7)
+    assert seat_sizes(7, 6, range(2, 9)) == [7]
+    # usual 4, dealing 2, 3, 4 and 8: nine players at 3 + 3 + 3, not at one 8 and a 1
+    assert seat_sizes(9, 4, (2, 3, 4, 8)) == [3, 3, 3]
+
+
+def test_sizes_that_cannot_be_dealt_are_never_used():
+    # a rule set dealing only 2 and 4: 7 players would need a table of 3
+    with pytest.raises(SeatingError, match="cannot be seated at balanced tables"):
+        seat_sizes(7, 4, (2, 4))
+
+
+@given(count=st.integers(2, 300), usual=st.integers(2, 8), data=st.data())
+def test_seat_sizes_are_balanced_and_dealable_or_refused(count, usual, data):
+    dealable = data.draw(st.sets(st.integers(2, 8), min_size=1).map(sorted))
+    assume(usual in dealable)
+    try:
+        sizes = seat_sizes(count, usual, dealable)
+    except SeatingError:
+        return
+    assert sum(sizes) == count and max(sizes) - min(sizes) <= 1
+    assert set(sizes) <= set(dealable)
 
 
 # -- deal -----------------------------------------------------------------------------------------

@@ -25,7 +25,10 @@ def test_no_table_is_larger_than_the_rules_can_deal(director_client, director):
     event = make_event(director, table_size=5, tiles_drawn={"4": 15, "5": 15})
     make_players(event, count=11)  # 4 + 4 + 3 needs a table of 3, 5 + 6 one of 6: neither deals
     page = draw(director_client, event).content.decode()
-    assert "11 players cannot be split into tables of 4 to 5." in page
+    assert (
+        "11 players cannot be seated at balanced tables of the sizes this rule set deals (4, 5)."
+        in page
+    )
     assert not Table.objects.exists()
 
 
@@ -110,9 +113,11 @@ def test_a_move_that_leaves_a_table_too_small_is_refused(director_client, direct
     stage = seat(event)
     mover = Seat.objects.filter(table__number=1).first()
     target = Table.objects.get(stage=stage, number=2)
-    page = director_client.post(f"/director/e/{event.slug}/1/seat/",
-                                {"move": "1", "player": mover.player.pk, "table": target.pk},
-                                follow=True).content.decode()
+    page = director_client.post(
+        f"/director/e/{event.slug}/1/seat/",
+        {"move": "1", "player": mover.player.pk, "table": target.pk},
+        follow=True,
+    ).content.decode()
     assert "Table 1 would be left with 2 players, which this rule set cannot deal." in page
     mover.refresh_from_db()
     assert mover.table.number == 1
@@ -124,9 +129,11 @@ def test_a_move_across_divisions_is_refused(director_client, event):
     stage = seat(event)
     mover = Seat.objects.get(player__name="A0")
     other = Seat.objects.get(player__name="B0").table
-    page = director_client.post(f"/director/e/{event.slug}/1/seat/",
-                                {"move": "1", "player": mover.player.pk, "table": other.pk},
-                                follow=True).content.decode()
+    page = director_client.post(
+        f"/director/e/{event.slug}/1/seat/",
+        {"move": "1", "player": mover.player.pk, "table": other.pk},
+        follow=True,
+    ).content.decode()
     assert f"Table {other.number} plays in another division than A0." in page
     mover.refresh_from_db()
     assert mover.table != other and stage
@@ -134,7 +141,28 @@ def test_a_move_across_divisions_is_refused(director_client, event):
 
 def test_check_in_ignores_ids_that_are_not_numbers(director_client, event):
     make_players(event, ["Ann"], checked_in=False)
-    response = director_client.post(f"/director/e/{event.slug}/players/check-in/",
-                                    {"player": ["²", "9" * 23], "checked_in": "1"})
+    response = director_client.post(
+        f"/director/e/{event.slug}/players/check-in/",
+        {"player": ["²", "9" * 23], "checked_in": "1"},
+    )
     assert response.status_code == 302
     assert not event.players.filter(checked_in=True).exists()
+
+
+def test_five_players_on_a_double_9_set_sit_three_and_two(director_client, director):
+    event = make_event(
+        director,
+        slug="nine",
+        set_size=9,
+        engines=list(range(9, -1, -1)),
+        tiles_drawn={"2": 15, "3": 13, "4": 10},
+        table_size=4,
+    )
+    make_players(event, count=5)
+    response = director_client.post("/director/e/nine/1/seat/", follow=True)
+    page = response.content.decode()
+    sizes = sorted(
+        (t.seats.count() for t in Table.objects.filter(stage__event=event)), reverse=True
+    )
+    assert sizes == [3, 2]
+    assert "Tables of 2 are used: tables of 4 players, one more or one fewer, cannot seat" in page

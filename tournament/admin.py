@@ -1,6 +1,42 @@
 from django.contrib import admin
+from django.db import transaction
 
+from tournament.history import changed
 from tournament.models import ClockEvent, Event, Player, Seat, Stage, Table
+
+
+class ChangesEventAdmin(admin.ModelAdmin):
+    """An edit or deletion in the admin bumps the event's version like any write of the site
+    (tournament/history.py), so no cached page shows the row as it was. ``event_of`` gives a
+    row's event id."""
+
+    event_of = None  # a static method of the row, set per model
+
+    def _bump(self, objs) -> None:
+        for event_id in {self.event_of(obj) for obj in objs}:
+            changed(event_id)
+
+    def save_model(self, request, obj, form, change):
+        with transaction.atomic():
+            if isinstance(obj, Event) and obj.pk:  # never write back a version read before
+                obj.version = Event.objects.select_for_update().get(pk=obj.pk).version
+            super().save_model(request, obj, form, change)
+            self._bump([obj])
+
+    def delete_model(self, request, obj):
+        with transaction.atomic():
+            self._bump([obj])
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            self._bump(list(queryset))
+            super().delete_queryset(request, queryset)
+
+    def save_related(self, request, form, formsets, change):
+        with transaction.atomic():
+            super().save_related(request, form, formsets, change)
+            self._bump([form.instance])
 
 
 class StageInline(admin.TabularInline):
@@ -10,7 +46,11 @@ class StageInline(admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ChangesEventAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.pk
+
     list_display = ["name", "date", "venue", "set_size", "game_minutes"]
     search_fields = ["name", "venue"]
     prepopulated_fields = {"slug": ["name"]}
@@ -19,33 +59,53 @@ class EventAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ChangesEventAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.event_id
+
     list_display = ["name", "event", "ref", "club", "division", "checked_in"]
     list_filter = ["event", "checked_in", "division"]
     search_fields = ["name", "ref", "club"]
 
 
 @admin.register(Stage)
-class StageAdmin(admin.ModelAdmin):
+class StageAdmin(ChangesEventAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.event_id
+
     list_display = ["name", "event", "number", "kind", "closed"]
     list_filter = ["event", "kind", "closed"]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ChangesEventAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.stage.event_id
+
     list_display = ["__str__", "stage", "number"]
     list_filter = ["stage__event"]
     filter_horizontal = ["scorekeepers"]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ChangesEventAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.stage.event_id
+
     list_display = ["player", "table", "stage", "position"]
     list_filter = ["stage__event", "stage"]
     list_select_related = ["player", "table__stage__event", "stage__event"]
 
 
 @admin.register(ClockEvent)
-class ClockEventAdmin(admin.ModelAdmin):
+class ClockEventAdmin(ChangesEventAdmin):
+    @staticmethod
+    def event_of(obj):
+        return obj.stage.event_id
+
     list_display = ["stage", "action", "at", "by"]
     list_filter = ["stage__event", "action"]

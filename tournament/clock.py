@@ -35,6 +35,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
+from tournament.message import Message
+
 ClockState = Literal["not_started", "running", "paused", "time_called", "untimed"]
 
 ZERO = timedelta(0)
@@ -189,30 +191,30 @@ class Clock:
     def _check_can_change(self, now: datetime) -> None:
         _check_aware(now)
         if self.started_at is None:
-            raise ClockError("The clock has not been started")
+            raise ClockError(Message("The clock has not been started"))
         self._check_not_before(now)
         if self.state(now) == "time_called":
-            raise ClockError("Time has already been called")
+            raise ClockError(Message("Time has already been called"))
 
     def start(self, now: datetime) -> Clock:
         """Start the clock; it can only be started once."""
         _check_aware(now)
         if self.started_at is not None:
-            raise ClockError("The clock has already been started")
+            raise ClockError(Message("The clock has already been started"))
         return replace(self, started_at=now)
 
     def pause(self, now: datetime) -> Clock:
         """Pause a running clock (timed or untimed)."""
         self._check_can_change(now)
         if self.paused_at is not None:
-            raise ClockError("The clock is already paused")
+            raise ClockError(Message("The clock is already paused"))
         return replace(self, paused_at=now)
 
     def resume(self, now: datetime) -> Clock:
         """Resume a paused clock; the pause is added to ``paused_total``."""
         self._check_can_change(now)
         if self.paused_at is None:
-            raise ClockError("The clock is not paused")
+            raise ClockError(Message("The clock is not paused"))
         return replace(
             self, paused_at=None, paused_total=self.paused_total + (now - self.paused_at)
         )
@@ -228,3 +230,31 @@ class Clock:
         if self.paused_at is not None:
             paused_total += now - self.paused_at
         return replace(self, paused_at=None, paused_total=paused_total, time_called_at=now)
+
+    def undo_call_time(self, now: datetime) -> Clock:
+        """Take back a director's call of time (pressed by mistake): the clock runs again with
+        the time that was left when time was called. Play stopped at the call, so the minutes
+        from the call to now count as a pause.
+
+        A clock that ran out by itself has no call to take back: add minutes instead.
+        """
+        _check_aware(now)
+        if self.time_called_at is None:
+            raise ClockError(Message("Time was not called by a director: there is no call to undo"))
+        self._check_not_before(now)
+        return replace(
+            self,
+            time_called_at=None,
+            paused_total=self.paused_total + (now - self.time_called_at),
+        )
+
+    def add_minutes(self, minutes: int) -> Clock:
+        """Lengthen the game by ``minutes`` (a break the clock was not paused for, say): a clock
+        that ran out by itself runs again if the new limit is still ahead."""
+        if self.limit is None:
+            raise ClockError(Message("An untimed game has no time limit to lengthen"))
+        if self.time_called_at is not None:
+            raise ClockError(Message("Time was called by a director: undo the call first"))
+        if not 1 <= minutes <= 600:
+            raise ClockError(Message("Add between 1 and 600 minutes"))
+        return replace(self, limit=self.limit + timedelta(minutes=minutes))

@@ -1,11 +1,41 @@
+import re
+import secrets
+
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Round
-from tournament.models import Event, Player, Table
+from tournament.finals import BIG_FINAL
+from tournament.models import Event, Player, Table, time_zone_names
 from tournament.rules import RuleSet, default_engines
+from tournament.text import translated
+
+ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_key() -> str:
+    """A form's key, made when its page is drawn (tournament.history.claim)."""
+    return secrets.token_urlsafe(18)
+
+
+class OnceMixin:
+    """A form that writes carries a key made when its page was drawn, sent back as ``once``,
+    so that a repeat of the same post (double click, retry, resent form) writes once.
+
+    A bound form keeps the key it was posted with; a malformed key counts as none.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["once"] = forms.CharField(
+            widget=forms.HiddenInput, required=False, initial=new_key()
+        )
+
+    def clean_once(self) -> str:
+        key = self.cleaned_data.get("once") or ""
+        return key if ONCE_KEY.fullmatch(key) else ""
 
 
 def parse_int_list(text: str, what: str) -> list[int]:
@@ -18,7 +48,7 @@ def parse_int_list(text: str, what: str) -> list[int]:
         ) from None
 
 
-class EventForm(forms.ModelForm):
+class EventForm(OnceMixin, forms.ModelForm):
     engines = forms.CharField(
         label=_("Engines in play order"),
         required=False,
@@ -51,9 +81,20 @@ class EventForm(forms.ModelForm):
             "advancement_tie",
             "medal_tie",
             "infraction_penalty",
+            "infraction_scope",
+            "late_arrivals",
+            "age_brackets",
+            "age_on",
             "paper_size",
+            "table_entry",
+            "time_zone",
+            "finals_top_n",
+            "finals_fill_to",
+            "finals_big_final",
+            "sheet_language",
         ]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+        # A date picker takes ISO dates whatever the page's language (French shows 22/11/2026).
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -63,6 +104,11 @@ class EventForm(forms.ModelForm):
             f"{size}:{drawn}"
             for size, drawn in sorted(event.tiles_drawn.items(), key=lambda kv: int(kv[0]))
         )
+        site_zone = _("The site's zone (%(zone)s)") % {"zone": settings.TIME_ZONE}
+        self.fields["time_zone"].widget = forms.Select(
+            choices=[("", site_zone), *((z, z) for z in time_zone_names())]
+        )
+        self.fields["age_on"].required = False  # older forms do not send it: the default
         self.helper = FormHelper()
         self.helper.layout = Layout(
             Fieldset(_("Event"), "name", "date", "venue"),
@@ -81,10 +127,33 @@ class EventForm(forms.ModelForm):
                 "advancement_tie",
                 "medal_tie",
                 "infraction_penalty",
+                "infraction_scope",
+                "late_arrivals",
                 "paper_size",
+                "sheet_language",
             ),
+            Fieldset(_("Table entry"), "table_entry"),
+            Fieldset(_("Time"), "time_zone"),
+            Fieldset(
+                _("The road to the Final"), "finals_top_n", "finals_fill_to", "finals_big_final"
+            ),
+            Fieldset(_("Divisions by age (for imported lists)"), "age_brackets", "age_on"),
         )
+        self.helper.render_hidden_fields = True
         self.helper.add_input(Submit("save", _("Save event")))
+
+    def clean_age_on(self):
+        return self.cleaned_data.get("age_on") or Event._meta.get_field("age_on").default
+
+    def clean_age_brackets(self):
+        from tournament.registration import parse_brackets
+
+        text = self.cleaned_data["age_brackets"].strip()
+        try:
+            parse_brackets(text)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+        return text
 
     def clean_engines(self):
         return parse_int_list(self.cleaned_data["engines"], _("Engines"))
@@ -123,14 +192,31 @@ class EventForm(forms.ModelForm):
         if problems:
             raise forms.ValidationError(
                 [
-                    _("This rule set cannot be dealt or played: %(why)s") % {"why": p}
+                    _("This rule set cannot be dealt or played: %(why)s") % {"why": translated(p)}
                     for p in problems
                 ]
             )
         data["engines"] = engines
+        self.check_finals(data, rules)
         data["tiles_drawn"] = {str(k): v for k, v in sorted(data["tiles_drawn"].items())}
         self.check_rules_in_play(data)
         return data
+
+    def check_finals(self, data, rules: RuleSet) -> None:
+        """The finals options must fit the rule set (issue 12)."""
+        top_n, fill_to = data.get("finals_top_n"), data.get("finals_fill_to")
+        if top_n is not None and top_n < 1:
+            self.add_error("finals_top_n", _("At least the top 1 of each table advances."))
+        if fill_to is not None and fill_to < 2:
+            self.add_error("finals_fill_to", _("Wildcards fill a stage to at least 2 players."))
+        if data.get("finals_big_final") and max(rules.dealable_sizes, default=0) < BIG_FINAL:
+            self.add_error(
+                "finals_big_final",
+                _(
+                    "List the tiles drawn at 6 or more players (e.g. 6:12) to seat a Final of "
+                    "6 or more at one table."
+                ),
+            )
 
     # Rules that the entered rounds depend on: their bounds, engines and deals.
     LOCKED_IN_PLAY = {
@@ -143,7 +229,7 @@ class EventForm(forms.ModelForm):
     def check_rules_in_play(self, data):
         """Once a round has been entered, the rules its scores were checked against stay."""
         event = self.instance
-        if event.pk is None or not Round.objects.filter(table__stage__event=event).exists():
+        if event.pk is None or not event.has_rounds():
             return
         changed = [
             str(label)
@@ -157,7 +243,26 @@ class EventForm(forms.ModelForm):
             )
 
 
-class PlayerForm(forms.ModelForm):
+class DeleteEventForm(OnceMixin, forms.Form):
+    """Deleting an event is typed, not clicked: its short name, as in its links."""
+
+    slug = forms.CharField(label=_("Type the event's short name to confirm"), max_length=80)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+
+    def clean_slug(self):
+        slug = self.cleaned_data["slug"].strip()
+        if slug != self.event.slug:
+            raise forms.ValidationError(
+                _("That is not this event's short name (%(slug)s): nothing was deleted.")
+                % {"slug": self.event.slug}
+            )
+        return slug
+
+
+class PlayerForm(OnceMixin, forms.ModelForm):
     class Meta:
         model = Player
         fields = ["name", "ref", "club", "division", "checked_in"]
@@ -178,22 +283,93 @@ class PlayerForm(forms.ModelForm):
         return ref
 
 
-class CsvImportForm(forms.Form):
-    file = forms.FileField(
-        label=_("CSV file"),
-        help_text=_("A header line with name (required) and id, club, division (optional)."),
+class PlayerEditForm(OnceMixin, forms.ModelForm):
+    """A player's name, id, club and division, changed at any time (the desk's fixes)."""
+
+    class Meta:
+        model = Player
+        fields = ["name", "ref", "club", "division"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.render_hidden_fields = True
+        self.helper.form_tag = False
+
+    def clean_ref(self):
+        ref = self.cleaned_data["ref"].strip()
+        others = self.instance.event.players.exclude(pk=self.instance.pk)
+        if ref and others.filter(ref=ref).exists():
+            raise forms.ValidationError(
+                _("Another player of this event has id %(ref)s.") % {"ref": ref}
+            )
+        return ref
+
+
+class WithdrawForm(OnceMixin, forms.Form):
+    reason = forms.CharField(
+        label=_("Reason (kept in the history)"), max_length=300, required=False
     )
 
+
+class LateArrivalForm(OnceMixin, forms.Form):
+    """Seat a player who was not drawn at a table of an open stage (a late arrival)."""
+
+    table = forms.ModelChoiceField(queryset=Table.objects.none(), label=_("Table"))
+
+    def __init__(self, *args, stage, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = Table.objects.for_stage(stage)
+        self.fields["table"].label_from_instance = lambda t: _("Table %(n)s") % {"n": t.number}
+
+
+class CsvImportForm(forms.Form):
+    """A registration list, uploaded (CSV or .xlsx) or pasted: read, then previewed."""
+
+    file = forms.FileField(
+        label=_("List of players (CSV or Excel .xlsx)"),
+        required=False,
+        help_text=_(
+            "Any registration export with a header line: the next page shows which column "
+            "gives the name, id, club and division; other columns are ignored."
+        ),
+    )
+    pasted = forms.CharField(
+        label=_("Or paste names, one a line (optionally “name, club”)"),
+        required=False,
+        max_length=200_000,
+        widget=forms.Textarea(attrs={"rows": 5}),
+    )
+
+    def clean(self):
+        from tournament.registration import ReadError, paste_sheet
+
+        data = super().clean()
+        if self.errors:
+            return data
+        if data.get("file") is not None:
+            data["sheet"] = data["file"]
+        elif data.get("pasted", "").strip():
+            try:
+                data["sheet"] = paste_sheet(data["pasted"])
+            except ReadError as error:
+                raise forms.ValidationError(str(error)) from None
+        else:
+            raise forms.ValidationError(_("Choose a file or paste a list."))
+        return data
+
     def clean_file(self):
+        from tournament.registration import ReadError, read_list
+
         f = self.cleaned_data["file"]
+        if f is None:
+            return None
         if f.size > 2_000_000:
             raise forms.ValidationError(_("The file is larger than 2 MB."))
         try:
-            return f.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(
-                _("The file is not UTF-8 text (save it as CSV UTF-8).")
-            ) from None
+            return read_list(f.read(), f.name)
+        except ReadError as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 class MovePlayerForm(forms.Form):

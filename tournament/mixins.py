@@ -3,9 +3,17 @@
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.functional import cached_property
 
+from tournament.forms import ONCE_KEY
 from tournament.models import Event, Stage, Table
+
+
+def posted_key(request) -> str:
+    """The ``once`` key a plain HTML form was posted with ("" when missing or malformed)."""
+    key = request.POST.get("once", "")
+    return key if ONCE_KEY.fullmatch(key) else ""
 
 
 class EventMixin:
@@ -20,6 +28,9 @@ class EventMixin:
         return self.event.is_director(self.request.user)
 
     def dispatch(self, request, *args, **kwargs):
+        # Every time on the event's pages, PDFs, exports and messages is in the event's zone
+        # (tournament.middleware.TimeZoneMiddleware puts the site's back after the response).
+        timezone.activate(self.event.zone)
         if self.director_required and request.user.is_authenticated and not self.is_director:
             raise PermissionDenied("Only the event's directors can do this.")
         return super().dispatch(request, *args, **kwargs)
@@ -35,7 +46,9 @@ class EventMixin:
 class StageMixin(EventMixin):
     @cached_property
     def stage(self) -> Stage:
-        return get_object_or_404(Stage, event=self.event, number=self.kwargs["stage"])
+        stage = get_object_or_404(Stage, event=self.event, number=self.kwargs["stage"])
+        stage.event = self.event  # not asked for again
+        return stage
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

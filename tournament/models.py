@@ -1,11 +1,20 @@
-"""Events, their rule sets, players, stages, tables and seats."""
+"""Events, their rule sets, players, stages, tables and seats; the event's history and the
+submissions already handled (exactly-once forms)."""
+
+from __future__ import annotations
+
+import secrets
+import zoneinfo
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import NameField, SearchKeyField
+from tournament.finals import FinalsOptions
 from tournament.rules import NVSO_TILES_DRAWN, RuleSet, default_engines
 
 
@@ -37,11 +46,43 @@ class InfractionPenalty(models.TextChoices):
     WARN_THEN_DRAW = "warn_then_draw", _("First a warning, then draw one tile")
     DRAW = "draw", _("Draw one tile every time")
     WARN_THEN_SKIP = "warn_then_skip", _("First a warning, then skip a turn")
+    SKIP = "skip", _("Skip the next turn every time")
+
+
+class InfractionScope(models.TextChoices):
+    GAME = "game", _("Per game: each game starts with a warning")
+    EVENT = "event", _("Per event: one warning for the whole event")
 
 
 class PaperSize(models.TextChoices):
     LETTER = "letter", _("US Letter")
     A4 = "a4", _("A4")
+
+
+# Letters easy to read aloud and hard to mix up (no I, O, Q, U, V, Z, S).
+CODE_LETTERS = "ABCDEFGHJKLMNPRTWXY"
+
+
+def new_table_code() -> str:
+    """A table's code: 6 random letters (19**6, about 47 million), not guessable from another
+    table's."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+
+def time_zone_names() -> list[str]:
+    return sorted(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    if value and value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("%(zone)s is not a time zone (such as America/Los_Angeles).") % {"zone": value}
+        )
+
+
+def default_time_zone() -> str:
+    """A new event's zone: the site's (the laptop's own under `make run` and `make hall`)."""
+    return settings.TIME_ZONE
 
 
 def default_engine_list():
@@ -52,7 +93,16 @@ def default_tiles_drawn():
     return {str(size): drawn for size, drawn in NVSO_TILES_DRAWN.items()}
 
 
+class AgeOn(models.TextChoices):
+    EVENT_DATE = "event", _("The event's date")
+    YEAR_END = "dec31", _("December 31 of the event's year")
+
+
 class EventQuerySet(models.QuerySet):
+    def listed(self):
+        """The events the home page lists: not archived."""
+        return self.filter(archived=False)
+
     def directed_by(self, user):
         if user.is_superuser:
             return self
@@ -60,10 +110,10 @@ class EventQuerySet(models.QuerySet):
 
 
 class Event(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     slug = models.SlugField(_("short name in links"), max_length=80, unique=True)
     date = models.DateField(_("date"))
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = NameField(_("venue"), max_length=200, blank=True)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, verbose_name=_("directors"), related_name="events", blank=True
     )
@@ -113,10 +163,100 @@ class Event(models.Model):
         choices=InfractionPenalty.choices,
         default=InfractionPenalty.WARN_THEN_DRAW,
     )
+    infraction_scope = models.CharField(
+        _("warnings count"),
+        max_length=8,
+        choices=InfractionScope.choices,
+        default=InfractionScope.GAME,
+    )
+    table_entry = models.BooleanField(
+        _("players enter their table's rounds"),
+        default=False,
+        help_text=_(
+            "The QR code on each score sheet opens the table's entry on a player's phone; a "
+            "second player confirms each round."
+        ),
+    )
     paper_size = models.CharField(
         _("paper size"), max_length=8, choices=PaperSize.choices, default=PaperSize.LETTER
     )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        default=default_time_zone,
+        validators=[validate_time_zone],
+        help_text=_("Every time of the event is shown in it (empty: the site's zone)."),
+    )
+    # The road to the Final (issue 12, tournament/finals.py); empty: automatic.
+    finals_top_n = models.PositiveSmallIntegerField(
+        _("players advancing from each table"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Leave empty for the automatic choice: each table's winner, or the top 2 when "
+            "only two tables play (never a Final of fewer than 3)."
+        ),
+    )
+    finals_fill_to = models.PositiveSmallIntegerField(
+        _("fill the next stage with wildcards up to"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Players: the best totals among those who did not advance fill the Final (or a "
+            "semifinal) to this size, tied players by the tie rule at a table's top."
+        ),
+    )
+    finals_big_final = models.BooleanField(
+        _("a Final of 6 or more at one table"),
+        default=False,
+        help_text=_(
+            "Up to the largest table size listed under tiles drawn (e.g. 6:12 for 12 tiles "
+            "each at 6 players)."
+        ),
+    )
+    late_arrivals = models.BooleanField(
+        _("late arrivals may join"),
+        default=False,
+        help_text=_(
+            "A house rule: a player who comes late joins at the next round, and each round "
+            "missed scores the table's highest score of that round."
+        ),
+    )
+    age_brackets = models.CharField(
+        _("divisions by age"),
+        max_length=300,
+        blank=True,
+        help_text=_(
+            "Age brackets that give a player's division from the birth date or age in an "
+            "imported list, e.g. 50-54, 55-59, 60-64, 65-69, 70-74, 75-79, 80-84, 85-89, 90+."
+        ),
+    )
+    age_on = models.CharField(
+        _("ages taken on"), max_length=6, choices=AgeOn.choices, default=AgeOn.EVENT_DATE
+    )
+    # The players import's last column mapping (role -> header), offered again next time.
+    import_mapping = models.JSONField(_("import columns"), default=dict, blank=True, editable=False)
+    archived = models.BooleanField(
+        _("archived"),
+        default=False,
+        help_text=_("Left off the home page's list; its pages stay public by their address."),
+    )
+    sheet_language = models.CharField(
+        _("language of the printed sheets"),
+        max_length=8,
+        blank=True,
+        default="",
+        choices=[("", _("The reader's language"))] + list(settings.LANGUAGES),
+        help_text=_(
+            "Score sheets, seating, standings, bracket and results PDFs are printed in this "
+            "language; by default in the language of whoever prints them."
+        ),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # Bumped in the same transaction as every write that changes what the event's pages show
+    # (tournament/history.py): caches and live pages key on it.
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
 
     objects = EventQuerySet.as_manager()
 
@@ -140,6 +280,14 @@ class Event(models.Model):
         return reverse("event", args=[self.slug])
 
     @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The zone every time of the event is shown in."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone or settings.TIME_ZONE)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo(settings.TIME_ZONE)
+
+    @property
     def rules(self) -> RuleSet:
         return RuleSet(
             set=self.set_size,
@@ -152,7 +300,31 @@ class Event(models.Model):
             advancement_tie=self.advancement_tie,
             medal_tie=self.medal_tie,
             infraction_penalty=self.infraction_penalty,
+            infraction_scope=self.infraction_scope,
         )
+
+    @property
+    def finals_options(self) -> FinalsOptions:
+        return FinalsOptions(
+            top_n=self.finals_top_n, fill_to=self.finals_fill_to, big_final=self.finals_big_final
+        )
+
+    @property
+    def age_day(self):
+        """The day ages are taken on, for divisions by age."""
+        if self.age_on == AgeOn.YEAR_END:
+            return self.date.replace(month=12, day=31)
+        return self.date
+
+    def locked(self) -> Event:
+        """This event's row, locked until the transaction ends: the writes that seat, draw,
+        close or create for an event queue here one at a time (on SQLite every write
+        transaction is one at a time anyway: IMMEDIATE mode)."""
+        return Event.objects.select_for_update().get(pk=self.pk)
+
+    def has_rounds(self) -> bool:
+        """Whether any round has been entered (the scoring app's rounds hang off tables)."""
+        return self.stages.filter(tables__rounds__isnull=False).exists()
 
     def is_director(self, user) -> bool:
         if not user.is_authenticated:
@@ -160,20 +332,42 @@ class Event(models.Model):
         return user.is_superuser or self.directors.filter(pk=user.pk).exists()
 
 
+class PlayerQuerySet(models.QuerySet):
+    def present(self):
+        """Checked in and not withdrawn: the players a draw seats."""
+        return self.filter(checked_in=True, withdrawn=False)
+
+    def matching(self, text: str):
+        """The players whose name contains ``text``, without case or accents."""
+        from tournament.text import search_key
+
+        key = search_key(text)
+        return self.filter(search_key__contains=key) if key else self
+
+
 class Player(models.Model):
     event = models.ForeignKey(
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="players"
     )
-    name = models.CharField(_("name"), max_length=120)
-    ref = models.CharField(
+    name = NameField(_("name"), max_length=120)
+    ref = NameField(
         _("player id"),
         max_length=60,
         blank=True,
         help_text=_("The id from a registration list or event file, if any."),
     )
-    club = models.CharField(_("club"), max_length=120, blank=True)
-    division = models.CharField(_("division"), max_length=60, blank=True)
+    club = NameField(_("club"), max_length=120, blank=True)
+    division = NameField(_("division"), max_length=60, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
+    withdrawn = models.BooleanField(
+        _("withdrawn"),
+        default=False,
+        help_text=_("Left the event: not drawn, cannot advance or medal; rounds played stay."),
+    )
+    # The name without case and accents, for searches ("jose nunez" finds José Núñez).
+    search_key = SearchKeyField(_("search key"), max_length=120, source="name", blank=True)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("player")
@@ -213,21 +407,44 @@ class Stage(models.Model):
         Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="stages"
     )
     number = models.PositiveSmallIntegerField(_("number"), help_text=_("Order of play."))
-    name = models.CharField(_("name"), max_length=80)
+    name = NameField(_("name"), max_length=80)
     kind = models.CharField(_("kind"), max_length=12, choices=StageKind.choices)
     closed = models.BooleanField(_("closed"), default=False)
     # A playoff stage says what it decides, for which division, and (advancement) which table.
     medal = models.CharField(_("decides"), max_length=8, choices=Medal.choices, blank=True)
-    division = models.CharField(_("division"), max_length=60, blank=True)
+    division = NameField(_("division"), max_length=60, blank=True)
     playoff_table = models.ForeignKey(
-        "Table", verbose_name=_("tie at table"), on_delete=models.CASCADE, null=True,
-        blank=True, related_name="playoffs",
+        "Table",
+        verbose_name=_("tie at table"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="playoffs",
     )
+    wildcards_of = models.ForeignKey(
+        "self",
+        verbose_name=_("wildcards of"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="wildcard_playoffs",
+        help_text=_("A playoff for the last wildcards of this stage (a tie at the cut)."),
+    )
+    # A correction changed who advances after this stage was seated, and the director kept
+    # the published seating: division -> the advancers (player ids) it was kept against.
+    kept_advancers = models.JSONField(_("seating kept against the advancers"), default=dict)
     # The clock (PRODUCT.md §5): facts as recorded; tournament/clock.py computes the rest.
     clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
     clock_paused_total = models.DurationField(_("time paused"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called"), null=True, blank=True)
+    clock_added = models.DurationField(
+        _("time added"),
+        null=True,
+        blank=True,
+        help_text=_("Minutes a director added to this stage's time limit."),
+    )
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
 
     objects = StageQuerySet.as_manager()
 
@@ -256,11 +473,25 @@ class Table(models.Model):
         Stage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="tables"
     )
     number = models.PositiveSmallIntegerField(_("table number"))
+    game_over_after = models.PositiveSmallIntegerField(
+        _("game over after round"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Marked once time is called: the table's last round (no later one was played)."
+        ),
+    )
     scorekeepers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("scorekeepers"),
         blank=True,
         related_name="scored_tables",
+    )
+    code = models.CharField(
+        _("table code"),
+        max_length=8,
+        default=new_table_code,
+        help_text=_("Printed on the score sheet: players open their table's entry with it."),
     )
 
     objects = TableQuerySet.as_manager()
@@ -271,6 +502,7 @@ class Table(models.Model):
         ordering = ["stage", "number"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "number"], name="table_number_unique"),
+            models.UniqueConstraint(fields=["code"], name="table_code_unique"),
         ]
 
     def __str__(self):
@@ -297,6 +529,11 @@ class Seat(models.Model):
         Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="seats"
     )
     position = models.PositiveSmallIntegerField(_("seat"))
+    # A player who withdrew during the stage: the rounds they played at this table.
+    left_after = models.PositiveSmallIntegerField(_("withdrew after round"), null=True, blank=True)
+    # A late arrival (the event's house rule): the first round they played; each round before
+    # it scores the table's highest score of that round.
+    joined_at = models.PositiveSmallIntegerField(_("joined at round"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -312,12 +549,21 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.player} at {self.table}"
 
+    def plays(self, round_number: int) -> bool:
+        """Whether the seat's player plays round ``round_number`` (1 = the first) at the
+        table: not before a late arrival, not after a withdrawal."""
+        if self.joined_at is not None and round_number < self.joined_at:
+            return False
+        return self.left_after is None or round_number <= self.left_after
+
 
 class ClockAction(models.TextChoices):
     START = "start", _("Started")
     PAUSE = "pause", _("Paused")
     RESUME = "resume", _("Resumed")
     CALL_TIME = "call_time", _("Time called")
+    UNDO_CALL = "undo_call", _("Time called taken back")
+    ADD_MINUTES = "add_minutes", _("Minutes added")
 
 
 class ClockEvent(models.Model):
@@ -326,10 +572,15 @@ class ClockEvent(models.Model):
     stage = models.ForeignKey(
         Stage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="clock_events"
     )
-    action = models.CharField(_("action"), max_length=10, choices=ClockAction.choices)
+    action = models.CharField(_("action"), max_length=12, choices=ClockAction.choices)
     at = models.DateTimeField(_("at"))
+    minutes = models.PositiveSmallIntegerField(_("minutes added"), null=True, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
     by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.SET_NULL, null=True,
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
         related_name="+",
     )
 
@@ -340,3 +591,75 @@ class ClockEvent(models.Model):
 
     def __str__(self):
         return f"{self.stage}: {self.get_action_display()} at {self.at:%H:%M:%S}"
+
+
+class Action(models.Model):
+    """One entry of an event's history: who did what, when, and why (tournament/history.py).
+
+    ``verb`` names the action ("round.saved", "clock.time_called", ...); ``data`` holds what
+    its sentence needs (table number, engine, names), so the sentence is written in the
+    reader's language when shown.
+    """
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="actions"
+    )
+    stage = models.ForeignKey(
+        Stage,
+        verbose_name=_("stage"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    verb = models.CharField(_("action"), max_length=40)
+    data = models.JSONField(_("details"), default=dict, blank=True)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history")
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        from tournament.history import describe
+
+        return describe(self)
+
+
+class Submission(models.Model):
+    """A form already handled: the key its page was drawn with, and what it did.
+
+    A form that writes carries a random key made when the page was drawn; the service that
+    handles it records the key in the same transaction as its write. A repeat of the key
+    (double click, browser retry, resent form, a second device with the same page) finds the
+    row and answers with the first outcome instead of writing again.
+    """
+
+    key = models.CharField(_("key"), max_length=64, unique=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    outcome = models.JSONField(_("outcome"), default=dict, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("handled form")
+        verbose_name_plural = _("handled forms")
+
+    def __str__(self):
+        return self.key

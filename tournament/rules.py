@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
+
+from tournament.message import Message
 
 P = TypeVar("P", bound=Hashable)
 
@@ -34,6 +37,14 @@ def set_pips(highest: int) -> int:
     return highest * (highest + 1) * (highest + 2) // 2
 
 
+def tile_value(low: int, high: int, double_blank_points: int = 0) -> int:
+    """What a tile left in hand counts (PRODUCT.md §2, §4): its pips, and the double-blank
+    ``double_blank_points`` (0, or 50 under that rule)."""
+    if low == high == 0:
+        return double_blank_points
+    return low + high
+
+
 def default_engines(highest: int) -> tuple[int, ...]:
     """The highest double down to 0-0."""
     return tuple(range(highest, -1, -1))
@@ -51,6 +62,7 @@ class RuleSet:
     advancement_tie: str = "all_advance"
     medal_tie: str = "nvso"
     infraction_penalty: str = "warn_then_draw"
+    infraction_scope: str = "game"
 
     # -- the tiles ---------------------------------------------------------------------------
     @property
@@ -70,40 +82,68 @@ class RuleSet:
     def dealable_sizes(self) -> tuple[int, ...]:
         return tuple(sorted(n for n in self.tiles_drawn if self.can_deal(n)))
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Message]:
         """Every reason this rule set cannot be played (empty when it can)."""
         out = []
         if self.set not in SETS:
-            out.append(f"The set must be double-{', double-'.join(map(str, SETS))}.")
+            out.append(
+                Message("The set must be double-%(sets)s.", sets=", double-".join(map(str, SETS)))
+            )
             return out
         if not self.engines:
-            out.append("A game needs at least one engine.")
+            out.append(Message("A game needs at least one engine."))
         bad = [e for e in self.engines if not 0 <= e <= self.set]
         if bad:
             out.append(
-                f"Engine {bad[0]} is not a double of the double-{self.set} set (0 to {self.set})."
+                Message(
+                    "Engine %(engine)s is not a double of the double-%(set)s set (0 to %(set)s).",
+                    engine=bad[0],
+                    set=self.set,
+                )
             )
         if len(set(self.engines)) != len(self.engines):
-            out.append("An engine is listed twice.")
+            out.append(Message("An engine is listed twice."))
         if not self.tiles_drawn:
-            out.append("Give the tiles drawn for at least one table size.")
+            out.append(Message("Give the tiles drawn for at least one table size."))
         for size, drawn in sorted(self.tiles_drawn.items()):
             if not MIN_TABLE <= size <= MAX_TABLE:
-                out.append(f"A table seats {MIN_TABLE} to {MAX_TABLE} players, not {size}.")
+                out.append(
+                    Message(
+                        "A table seats %(min)s to %(max)s players, not %(size)s.",
+                        min=MIN_TABLE,
+                        max=MAX_TABLE,
+                        size=size,
+                    )
+                )
             elif drawn < 1:
-                out.append(f"Players at a table of {size} must draw at least one tile.")
+                out.append(
+                    Message(
+                        "Players at a table of %(size)s must draw at least one tile.", size=size
+                    )
+                )
             elif not self.can_deal(size):
                 out.append(
-                    f"A table of {size} drawing {drawn} tiles each needs {size * drawn} tiles, "
-                    f"but a double-{self.set} set has only {self.tiles_beside_engine} beside "
-                    "the engine: at least one must be left to draw."
+                    Message(
+                        "A table of %(size)s drawing %(drawn)s tiles each needs %(needs)s tiles, "
+                        "but a double-%(set)s set has only %(beside)s beside the engine: at "
+                        "least one must be left to draw.",
+                        size=size,
+                        drawn=drawn,
+                        needs=size * drawn,
+                        set=self.set,
+                        beside=self.tiles_beside_engine,
+                    )
                 )
         if self.table_size not in self.tiles_drawn:
-            out.append(f"The usual table size {self.table_size} has no tiles-drawn entry.")
+            out.append(
+                Message(
+                    "The usual table size %(size)s has no tiles-drawn entry.", size=self.table_size
+                )
+            )
         if self.game_minutes is not None and self.game_minutes < 1:
-            out.append("The time limit must be at least one minute, or none.")
+            out.append(Message("The time limit must be at least one minute, or none."))
         if self.double_blank_points not in (0, DOUBLE_BLANK_BONUS):
-            out.append("The double-blank counts 0 or 50.")
+            out.append(Message("The double-blank counts 0 or 50."))
         return out
 
     def check(self) -> RuleSet:
@@ -126,22 +166,80 @@ class RuleSet:
         return max(sizes) if sizes else self.table_size
 
     # -- pips --------------------------------------------------------------------------------
-    def max_pips(self, engine: int) -> int:
-        """The most pips a player can be left with in the round of ``engine``.
+    def tile_values(self, engine: int) -> list[int]:
+        """What each tile beside the round's engine counts in a hand, highest first: its pips,
+        and the double-blank 50 under the 50-point rule (0 in the 0-0 round: it is the engine)."""
+        return list(_tile_values(self.set, self.double_blank_points, engine))
 
-        The set's pips minus the engine's; the 50-point double-blank adds 50, except in the
-        0-0 round where the double-blank is the engine.
+    def hand_limit(self, players: int) -> int | None:
+        """The most tiles one player can hold at a table of ``players``: their own tiles and
+        the whole bone pile (None when that size is not dealt under this rule set)."""
+        if not self.can_deal(players):
+            return None
+        return self.tiles_beside_engine - (players - 1) * self.tiles_drawn[players]
+
+    def max_pips(self, engine: int, players: int | None = None) -> int:
+        """The most pips a player can be left with in the round of ``engine`` (PRODUCT.md §4).
+
+        At a table of ``players``: the pips of the (tiles drawn + bone pile) highest tiles other
+        than the engine (45 tiles and 731 pips at a 4-player double-12 table drawing 15, in the
+        12-12 round). Without a dealable table size, every tile beside the engine: the set's
+        pips minus the engine's (the bound of a whole round, ``round_max_pips``).
         """
-        bound = self.total_pips - 2 * engine
-        if self.double_blank_points and engine != 0:
-            bound += self.double_blank_points
-        return bound
+        limit = self.hand_limit(players) if players is not None else None
+        return _highest_pips(self.set, self.double_blank_points, engine, limit)
+
+    def round_max_pips(self, engine: int) -> int:
+        """The most pips a whole round can add up to: every tile beside the engine."""
+        return self.max_pips(engine)
+
+    def max_zeros(self, engine: int) -> int:
+        """How many players can have 0 in the round of ``engine``: the player who dominoed, and
+        a player holding just the double-blank when it counts 0 and is not the engine."""
+        return 2 if self.double_blank_points == 0 and engine != 0 else 1
+
+    def zeros_reason(self, engine: int) -> str:
+        """Who can have 0 in the round of ``engine``, for the message of a round with more."""
+        if self.max_zeros(engine) == 2:
+            return (
+                "only the player who dominoed and a player holding just the double-blank can have 0"
+            )
+        if self.double_blank_points == 0:
+            return (
+                "in the 0-0 round the double-blank is the engine, so only the player who "
+                "dominoed can have 0"
+            )
+        return "only the player who dominoed can have 0 (the double-blank counts 50)"
+
+    def zeros_message(self, engine: int, zeros: int) -> str:
+        """Why ``zeros`` players cannot all have 0 in the round of ``engine``."""
+        return ZEROS.format(n=zeros, why=self.zeros_reason(engine))
 
     def next_engine(self, rounds_played: int) -> int | None:
         """The engine of the next round, or None when every engine has been played."""
         if rounds_played < len(self.engines):
             return self.engines[rounds_played]
         return None
+
+
+@lru_cache(maxsize=1024)
+def _tile_values(the_set: int, double_blank_points: int, engine: int) -> tuple[int, ...]:
+    """``RuleSet.tile_values``, computed once per set, double-blank rule and engine (a large
+    event checks hundreds of thousands of rounds against the same few)."""
+    values = [
+        tile_value(low, high, double_blank_points)
+        for low in range(the_set + 1)
+        for high in range(low, the_set + 1)
+        if not low == high == engine
+    ]
+    return tuple(sorted(values, reverse=True))
+
+
+@lru_cache(maxsize=1024)
+def _highest_pips(the_set: int, double_blank_points: int, engine: int, tiles: int | None) -> int:
+    """The pips of the ``tiles`` highest tiles beside the engine (all of them: None)."""
+    values = _tile_values(the_set, double_blank_points, engine)
+    return sum(values if tiles is None else values[:tiles])
 
 
 @dataclass
@@ -158,31 +256,67 @@ class RoundErrors:
         self.fields.setdefault(key, []).append(message)
 
 
+# The messages of a round's check, as templates filled with str.format: the server uses them
+# here, and the entry page's script gets the same ones (round_checks) to say the same thing
+# before anything is sent.
+ENTER_PIPS = (
+    "Enter this player's pips (0 for the player who dominoed or who holds just the double-blank)."
+)
+NOT_WHOLE = "{value} is not a whole number of pips."
+NEGATIVE = "{value} is below 0: pips left in hand cannot be negative."
+ABOVE = "{value} is more than the {max} pips that can be left."
+ZEROS = "{n} players have 0: {why}."
+ROUND_SUM = "The round adds up to {sum}, more than the {max} pips that can be left in hands."
+
+
 def round_errors(rules: RuleSet, engine: int, pips: Mapping[P, object]) -> RoundErrors:
     """Check one round's pip counts (PRODUCT.md §4). Returns every error, none when valid."""
     errors = RoundErrors()
-    bound = rules.max_pips(engine)
+    bound = rules.max_pips(engine, len(pips))
     good: dict = {}
     for key, value in pips.items():
         if value is None or value == "":
-            errors.add(key, "Enter this player's pips (0 for the player who dominoed).")
+            errors.add(key, ENTER_PIPS)
         elif isinstance(value, bool) or not isinstance(value, int):
-            errors.add(key, f"{value!r} is not a whole number of pips.")
+            errors.add(key, NOT_WHOLE.format(value=repr(value)))
         elif value < 0:
-            errors.add(key, f"{value} is below 0: pips left in hand cannot be negative.")
+            errors.add(key, NEGATIVE.format(value=value))
         elif value > bound:
-            errors.add(key, f"{value} is more than the {bound} pips that can be left.")
+            errors.add(key, ABOVE.format(value=value, max=bound))
         else:
             good[key] = value
     zeros = [k for k, v in good.items() if v == 0]
-    if len(zeros) > 1:
-        errors.whole.append(f"{len(zeros)} players have 0: at most one player dominoes in a round.")
-    if len(good) == len(pips) and sum(good.values()) > bound:
-        errors.whole.append(
-            f"The round adds up to {sum(good.values())}, more than the {bound} pips "
-            "that can be left in hands."
-        )
+    if len(zeros) > rules.max_zeros(engine):
+        errors.whole.append(rules.zeros_message(engine, len(zeros)))
+    round_bound = rules.round_max_pips(engine)
+    if len(good) == len(pips) and sum(good.values()) > round_bound:
+        errors.whole.append(ROUND_SUM.format(sum=sum(good.values()), max=round_bound))
     return errors
+
+
+def round_checks(rules: RuleSet, engines: Sequence[int], players: int) -> dict:
+    """What the entry page's script checks as the scorekeeper types, per engine the page may
+    send (the round's, or a playoff's choice), from the same rules as ``round_errors``: the
+    bound of one player's pips, of the round, how many may have 0 and why."""
+    return {
+        "engines": {
+            str(engine): {
+                "max": rules.max_pips(engine, players),
+                "round_max": rules.round_max_pips(engine),
+                "max_zeros": rules.max_zeros(engine),
+                "zeros_why": rules.zeros_reason(engine),
+            }
+            for engine in engines
+        },
+        "messages": {
+            "enter": ENTER_PIPS,
+            "not_whole": NOT_WHOLE,
+            "negative": NEGATIVE,
+            "above": ABOVE,
+            "zeros": ZEROS,
+            "round_sum": ROUND_SUM,
+        },
+    }
 
 
 def running_totals(rounds: Sequence[Mapping[P, int]]) -> list[dict[P, int]]:
@@ -201,15 +335,16 @@ def places(totals: Mapping[P, int]) -> dict[P, int]:
     return {p: ordered.index(t) + 1 for p, t in totals.items()}
 
 
-def rounds_allowed_after_time(entered_before: int, round_in_progress: str, engines: int) -> int:
-    """How many rounds a table may have once time is called (PRODUCT.md §5).
+def confirm_after_time(typed_before_call: int, typed: int) -> bool:
+    """Whether the next round typed after time was called needs the scorekeeper's word that
+    it was played before the call (PRODUCT.md §5).
 
-    ``entered_before``: the rounds entered up to the moment time was called. Under "finish"
-    (the default) the round in progress is played out and counts, so one more may be entered;
-    under "void" it does not count, so none. No new round starts either way, and never more
-    rounds than the game has engines (a table that finished them all before time is complete).
+    Scores may be typed after the call (paper-first events type every round after the game),
+    so nothing is inferred from when rounds were typed: any round is accepted until the
+    table's game is marked over. The round just after what was typed before the call is the
+    one in progress (or the first typed late); a round beyond that asks for a confirmation,
+    as a guard against a typo on the wrong table, never a refusal.
     """
-    if round_in_progress not in ("finish", "void"):
-        raise ValueError(f"The round in progress is 'finish' or 'void', not {round_in_progress!r}")
-    extra = 1 if round_in_progress == "finish" else 0
-    return min(entered_before + extra, engines)
+    if typed_before_call < 0 or typed < 0:
+        raise ValueError("Round counts cannot be negative")
+    return typed > typed_before_call

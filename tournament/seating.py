@@ -6,6 +6,8 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
+from tournament.message import Message
+
 P = TypeVar("P", bound=Hashable)
 
 
@@ -20,21 +22,69 @@ def table_sizes(players: int, smallest: int, largest: int, usual: int) -> list[i
     A group too small for one table of ``smallest`` plays at one table when at least two.
     """
     if players < 2:
-        raise SeatingError(f"Seating needs at least 2 players; {players} checked in.")
+        raise SeatingError(
+            Message("Seating needs at least 2 players; %(n)s checked in.", n=players)
+        )
     if players < smallest:
         if players > largest:
-            raise SeatingError(f"{players} players cannot be seated at one table.")
+            raise SeatingError(Message("%(n)s players cannot be seated at one table.", n=players))
         return [players]
     lowest = -(-players // largest)  # fewest tables that keep every table within ``largest``
     highest = players // smallest  # most tables that keep every table at least ``smallest``
     if lowest > highest:
         raise SeatingError(
-            f"{players} players cannot be split into tables of {smallest} to {largest}."
+            Message(
+                "%(n)s players cannot be split into tables of %(smallest)s to %(largest)s.",
+                n=players,
+                smallest=smallest,
+                largest=largest,
+            )
         )
     nearest = (2 * players + usual) // (2 * usual)  # players / usual, halves rounded up
     count = min(max(nearest, lowest), highest)
     base, extra = divmod(players, count)
     return [base + 1] * extra + [base] * (count - extra)
+
+
+def seat_sizes(players: int, usual: int, dealable: Sequence[int]) -> list[int]:
+    """Balanced table sizes for ``players`` under a rule set (PRODUCT.md §2 "table size").
+
+    The usual size, or one more or fewer; when those cannot seat everyone, the other sizes
+    the rule set deals (``dealable``), nearest the usual first: 5 players on a double-9 set
+    dealing 2 to 4 sit at a table of 3 and one of 2. Sizes still differ by one at most.
+    """
+    dealable = sorted(set(dealable))
+    if players < 2:
+        raise SeatingError(
+            Message("Seating needs at least 2 players; %(n)s checked in.", n=players)
+        )
+    if not dealable:
+        raise SeatingError(Message("The rule set deals no table size."))
+    widest = max(abs(size - usual) for size in dealable)
+    for spread in range(1, max(widest, 1) + 1):
+        allowed = [size for size in dealable if abs(size - usual) <= spread]
+        if not allowed:
+            continue
+        try:
+            sizes = table_sizes(players, min(allowed), max(allowed), usual)
+        except SeatingError:
+            continue
+        if all(size in dealable for size in sizes):
+            return sizes
+    listed = ", ".join(map(str, dealable))
+    raise SeatingError(
+        Message(
+            "%(n)s players cannot be seated at balanced tables of the sizes this rule set "
+            "deals (%(sizes)s).",
+            n=players,
+            sizes=listed,
+        )
+    )
+
+
+def unusual_sizes(sizes: Sequence[int], usual: int) -> list[int]:
+    """The table sizes more than one away from the usual size (said on the seating page)."""
+    return sorted({size for size in sizes if abs(size - usual) > 1}, reverse=True)
 
 
 def deal(
@@ -70,3 +120,36 @@ def deal(
         tables[rotation[i % len(rotation)]].append(p)
         i += 1
     return tables
+
+
+def sizes_after_change(players: int, tables: int, usual: int, dealable: Sequence[int]) -> list[int]:
+    """Balanced sizes for ``players`` once someone has left a seated stage: the same number of
+    tables when they stay within one of the usual size (nobody changes table for nothing),
+    else what a new draw would use (``seat_sizes``)."""
+    if tables >= 1 and players >= 2 * tables:
+        base, extra = divmod(players, tables)
+        sizes = [base + 1] * extra + [base] * (tables - extra)
+        if all(size in dealable and abs(size - usual) <= 1 for size in sizes):
+            return sizes
+    return seat_sizes(players, usual, dealable)
+
+
+def rebalance(tables: Sequence[Sequence[P]], sizes: Sequence[int]) -> list[list[P]]:
+    """``tables`` brought to ``sizes`` (balanced sizes for their players, no more tables than
+    now) moving as few players as it can: the largest tables stay, each given the largest size
+    left; the players of a table that goes, and the extra players of a table above its size,
+    fill the tables below theirs. Returns one list per table of ``tables`` (empty: it goes).
+    """
+    if sum(sizes) != sum(len(t) for t in tables) or len(sizes) > len(tables):
+        raise SeatingError("The table sizes do not fit the players seated.")
+    staying = sorted(range(len(tables)), key=lambda i: (-len(tables[i]), i))[: len(sizes)]
+    target = dict(zip(staying, sorted(sizes, reverse=True), strict=True))
+    out = [list(t) if i in target else [] for i, t in enumerate(tables)]
+    movers = [p for i, t in enumerate(tables) if i not in target for p in t]
+    for i in staying:
+        while len(out[i]) > target[i]:
+            movers.append(out[i].pop())
+    for i in sorted(staying):
+        while len(out[i]) < target[i]:
+            out[i].append(movers.pop(0))
+    return out

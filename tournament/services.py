@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from tournament.models import Event, Player, Seat, Stage, StageKind, Table
-from tournament.seating import SeatingError, deal, table_sizes
+from tournament.history import claim, log_action, settle
+from tournament.models import Event, Player, Stage, StageKind
+from tournament.registration import Entry, Sheet, entries, parse_brackets
+from tournament.text import search_key
 
-DEFAULT_STAGES = [("Game 1", StageKind.QUALIFYING), ("Final", StageKind.FINAL)]
+# Named in the language of the director who creates the event (a stage's name is stored).
+DEFAULT_STAGES = [
+    (gettext_lazy("Game 1"), StageKind.QUALIFYING),
+    (gettext_lazy("Final"), StageKind.FINAL),
+]
 
 
 def unique_slug(name: str, date) -> str:
@@ -26,163 +31,278 @@ def unique_slug(name: str, date) -> str:
 
 
 @transaction.atomic
-def create_event(event: Event, director) -> Event:
-    """Save a new event with its default stages (Game 1, then Final); its creator directs it."""
+def create_event(event: Event, director, key: str | None = None) -> Event:
+    """Save a new event with its default stages (Game 1, then Final); its creator directs it.
+
+    ``key``: the form's key; a repeat of it answers with the event the first post created.
+    """
+    earlier = claim(key, director)
+    if earlier is not None:
+        return Event.objects.get(pk=earlier.outcome["event"])
     if not event.slug:
         event.slug = unique_slug(event.name, event.date)
     event.save()
     if director is not None:
         event.directors.add(director)
     for number, (name, kind) in enumerate(DEFAULT_STAGES, start=1):
-        Stage.objects.create(event=event, number=number, name=name, kind=kind)
+        Stage.objects.create(event=event, number=number, name=str(name), kind=kind)
+    log_action(event, "event.created", director)
+    settle(key, event=event.pk)
     return event
 
 
-def _sizes_for(event: Event, count: int) -> list[int]:
-    rules = event.rules
-    sizes = table_sizes(count, rules.smallest_table, rules.largest_table, rules.table_size)
-    cannot = sorted({s for s in sizes if not rules.can_deal(s)})
-    if cannot:
-        raise SeatingError(
-            f"{count} players would need a table of {cannot[0]}, which this rule set cannot "
-            "deal. Check in more players or change the tiles drawn."
-        )
-    return sizes
+@transaction.atomic
+def update_event(event: Event, user) -> Event:
+    """Save a director's changes to the event's details or rules (already validated)."""
+    event.version = event.locked().version  # never write back a version read before
+    event.save()
+    log_action(event, "event.edited", user)
+    return event
 
 
 @transaction.atomic
-def seat_stage(stage: Stage, players, *, keep_apart=None, rng: random.Random | None = None):
-    """Seat ``players`` at balanced random tables, division by division; replaces any seating.
+def set_archived(event: Event, archived: bool, user) -> None:
+    """Archive an event (left off the home page's list, public by its address) or list it
+    again."""
+    event = event.locked()
+    if event.archived != archived:
+        event.archived = archived
+        event.save(update_fields=["archived"])
+        log_action(event, "event.archived" if archived else "event.unarchived", user)
 
-    Refused once a round has been entered at the stage.
+
+@transaction.atomic
+def delete_event(event: Event, user, key: str | None = None) -> str:
+    """Delete an event and everything in it; returns its name. A repeat of the form deletes
+    nothing more."""
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("name", "")
+    event = event.locked()
+    name = event.name
+    event.delete()
+    settle(key, name=name)
+    return name
+
+
+@transaction.atomic
+def add_player(player: Player, user, key: str | None = None) -> Player:
+    """Register one player (already validated); a repeat of the form adds nobody."""
+    earlier = claim(key, user)
+    if earlier is not None:
+        return Player.objects.get(pk=earlier.outcome["player"])
+    player.event.locked()
+    if player.ref and player.event.players.filter(ref=player.ref).exists():
+        # Checked again under the event's lock: the same id typed at two desks at once.
+        raise ValidationError(
+            {"ref": _("Another player of this event has id %(ref)s.") % {"ref": player.ref}}
+        )
+    player.save()
+    log_action(player.event, "players.added", user, count=1)
+    settle(key, player=player.pk)
+    return player
+
+
+EDITABLE = {"name": "name", "ref": "id", "club": "club", "division": "division"}
+
+
+@transaction.atomic
+def edit_player(player: Player, values: dict, user, key: str | None = None) -> list[str]:
+    """Change a player's name, id, club or division (already validated), at any time: every
+    page reads the player's row, so the change shows everywhere. The history keeps the old
+    and the new values. Returns what changed ("name: Ann → Anne"); a repeat of the form's key
+    changes nothing more.
     """
-    from scoring.models import Round
-
-    if Round.objects.filter(table__stage=stage).exists():
-        raise SeatingError("Rounds have been entered at this stage: move players one by one.")
-    players = list(players)
-    by_division: dict[str, list[Player]] = {}
-    for p in sorted(players, key=lambda p: p.pk):
-        by_division.setdefault(p.division, []).append(p)
-    plan = []
-    for division in sorted(by_division):
-        group = by_division[division]
-        sizes = _sizes_for(stage.event, len(group))
-        if stage.kind == StageKind.FINAL and len(sizes) > 1:
-            raise SeatingError(
-                f"The final is one table{' per division' if division else ''}: "
-                f"{len(group)} players need {len(sizes)}. Close the previous stage to seat a "
-                "semifinal first."
-            )
-        plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
-    Seat.objects.filter(stage=stage).delete()
-    Table.objects.filter(stage=stage).delete()
-    tables = Table.objects.bulk_create(
-        Table(stage=stage, number=n) for n in range(1, len(plan) + 1)
-    )
-    Seat.objects.bulk_create(
-        Seat(stage=stage, table=table, player=p, position=i)
-        for table, seated in zip(tables, plan, strict=True)
-        for i, p in enumerate(seated, start=1)
-    )
-    return tables
+    event = player.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("changes", [])
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    ref = values.get("ref", player.ref)
+    if ref and event.players.filter(ref=ref).exclude(pk=player.pk).exists():
+        raise ValidationError(
+            {"ref": _("Another player of this event has id %(ref)s.") % {"ref": ref}}
+        )
+    changes = []
+    for attr, label in EDITABLE.items():
+        if attr in values and values[attr] != getattr(player, attr):
+            changes.append(f"{label}: {getattr(player, attr) or '–'} → {values[attr] or '–'}")
+            setattr(player, attr, values[attr])
+    if changes:
+        old_name = Player.objects.filter(pk=player.pk).values_list("name", flat=True).get()
+        player.save()
+        renamed = {"renamed_from": old_name} if old_name != player.name else {}
+        log_action(
+            event,
+            "player.edited",
+            user,
+            player=old_name,
+            player_pk=player.pk,
+            changes="; ".join(changes),
+            **renamed,
+        )
+    settle(key, changes=changes)
+    return changes
 
 
 @transaction.atomic
-def move_player(stage: Stage, player: Player, table: Table) -> Seat:
-    """Move a seated player to another table of the same stage (before its rounds start)."""
-    from scoring.models import Round
+def check_in(event: Event, player_ids, checked_in: bool, user) -> int:
+    """Check players in (or out); returns how many of the event's players were changed.
 
-    if table.stage_id != stage.pk:
-        raise SeatingError("That table is not in this stage.")
-    seat = Seat.objects.select_for_update().filter(stage=stage, player=player).first()
-    if seat is None:
-        raise SeatingError(f"{player} is not seated in {stage.name}.")
-    if seat.table_id == table.pk:
-        return seat
-    if Round.objects.filter(table_id__in=[seat.table_id, table.pk]).exists():
-        raise SeatingError(
-            "Rounds have been entered at one of these tables: a move would "
-            "leave a player without scores."
-        )
-    rules = stage.event.rules
-    left_behind = Seat.objects.filter(table_id=seat.table_id).count() - 1
-    if left_behind and not rules.can_deal(left_behind):
-        raise SeatingError(
-            f"Table {seat.table.number} would be left with {left_behind} player"
-            f"{'s' if left_behind > 1 else ''}, which this rule set cannot deal."
-        )
-    divisions = set(table.seats.values_list("player__division", flat=True))
-    if divisions and divisions != {player.division}:
-        raise SeatingError(f"Table {table.number} plays in another division than {player}.")
-    new_size = table.seats.count() + 1
-    if not rules.can_deal(new_size):
-        raise SeatingError(
-            f"Table {table.number} would seat {new_size}, which this rule set cannot deal."
-        )
-    last = table.seats.aggregate(m=Max("position"))["m"] or 0
-    seat.table, seat.position = table, last + 1
-    seat.save(update_fields=["table", "position"])
-    return seat
+    Setting a state is the same twice over, so a repeated post changes nothing more.
+    """
+    event = event.locked()
+    count = (
+        event.players.filter(pk__in=player_ids)
+        .exclude(checked_in=checked_in)
+        .update(checked_in=checked_in)
+    )
+    if count:
+        verb = "players.checked_in" if checked_in else "players.checked_out"
+        log_action(event, verb, user, count=count)
+    return count
+
+
+LIMITS = {f: Player._meta.get_field(f).max_length for f in ("name", "ref", "club", "division")}
 
 
 @dataclass
-class CsvResult:
+class ImportChoices:
+    """What the director decided in the preview, by line: divisions typed over the computed
+    ones, registered players to add anyway, changed names and clubs to apply; and whether the
+    rows with problems are skipped."""
+
+    divisions: dict[int, str] = field(default_factory=dict)
+    add_anyway: set[int] = field(default_factory=set)
+    apply: set[int] = field(default_factory=set)
+    skip_problems: bool = False
+
+
+@dataclass
+class ImportResult:
     created: int = 0
-    errors: list[str] | None = None
+    changed: int = 0
+    skipped: int = 0
+    errors: list[str] = field(default_factory=list)
 
 
-CSV_COLUMNS = {"name", "id", "club", "division"}
+def preview_import(
+    event: Event, sheet: Sheet, mapping: dict, choices: ImportChoices | None = None
+) -> list[Entry]:
+    """Each row of the list as the player it would register, checked against the event's
+    players (registered already, changed since, new) and the director's choices."""
+    choices = choices or ImportChoices()
+    try:
+        brackets = parse_brackets(event.age_brackets)
+    except ValueError:
+        brackets = []
+    rows = entries(sheet, mapping, brackets, event.age_day, LIMITS)
+    for entry in rows:
+        if entry.line in choices.divisions:
+            entry.division = choices.divisions[entry.line].strip()[: LIMITS["division"]]
+    registered = list(event.players.values_list("pk", "ref", "name", "club", "search_key"))
+    by_ref = {ref: (pk, name, club) for pk, ref, name, club, _ in registered if ref}
+    by_name = {(key, club.casefold()): pk for pk, _, _, club, key in registered}
+    for entry in rows:
+        if entry.ref and entry.ref in by_ref:
+            pk, name, club = by_ref[entry.ref]
+            entry.match = pk
+            same = name == entry.name and (club == entry.club or not entry.club)
+            entry.status = "same" if same else "changed"
+        elif (search_key(entry.name), entry.club.casefold()) in by_name:
+            entry.match = by_name[search_key(entry.name), entry.club.casefold()]
+            entry.status = "same"
+    return rows
+
+
+def import_problems(rows: list[Entry], choices: ImportChoices) -> list[str]:
+    """What stops the import: rows with problems, unless the director skips them."""
+    if choices.skip_problems:
+        return []
+    return [
+        _("Line %(line)s: %(problems)s.") % {"line": e.line, "problems": "; ".join(e.problems)}
+        for e in rows
+        if e.problems
+    ]
 
 
 @transaction.atomic
-def import_players_csv(event: Event, text: str) -> CsvResult:
-    """Add players from CSV text (``name`` required; ``id``, ``club``, ``division`` optional).
-
-    All or nothing: every bad row is reported with its line number and nothing is saved.
-    """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    if "name" not in header:
-        return CsvResult(
-            errors=["Line 1: the header must have a 'name' column (optional: id, club, division)."]
-        )
-    unknown = [h for h in header if h not in CSV_COLUMNS]
-    if unknown:
-        return CsvResult(
-            errors=[f"Line 1: unknown column '{unknown[0]}' (allowed: name, id, club, division)."]
-        )
-    reader.fieldnames = header
+def import_registration(
+    event: Event, sheet: Sheet, mapping: dict, choices: ImportChoices, user=None, key=None
+) -> ImportResult:
+    """Register the previewed list, in one transaction: the new players, the registered ones
+    the director adds anyway, the changed names and clubs the director applies. Nothing is
+    saved while a row has a problem (unless skipped). The mapping is remembered for the
+    event. A repeat of the form's key imports nothing more."""
+    earlier = claim(key, user)
+    if earlier is not None:
+        return ImportResult(**earlier.outcome)
+    event = event.locked()
+    rows = preview_import(event, sheet, mapping, choices)
+    errors = import_problems(rows, choices)
+    if not errors and not rows:
+        errors = [_("The list has no players.")]
     taken = set(event.players.exclude(ref="").values_list("ref", flat=True))
-    errors, players = [], []
-    limits = {f: Player._meta.get_field(f).max_length for f in ("name", "ref", "club", "division")}
-    for row in reader:
-        line = reader.line_num
-        if None in row:
-            errors.append(f"Line {line}: more values than columns.")
+    new, changed, skipped = [], 0, 0
+    for e in rows:
+        if e.problems:
+            skipped += 1
             continue
-        values = {k: (v or "").strip() for k, v in row.items()}
-        values["ref"] = values.pop("id", "")
-        if not values["name"]:
-            errors.append(f"Line {line}: the name is empty.")
-        for f, limit in limits.items():
-            if len(values.get(f, "")) > limit:
-                errors.append(f"Line {line}: the {f} is longer than {limit} characters.")
-        if values["ref"]:
-            if values["ref"] in taken:
-                errors.append(f"Line {line}: id '{values['ref']}' is already used.")
-            taken.add(values["ref"])
-        players.append(Player(event=event, **values))
-    if not players and not errors:
-        errors.append("The file has no players.")
+        if e.status == "changed" and e.line in choices.apply:
+            player = Player.objects.select_for_update().get(pk=e.match)
+            changes = [
+                f"{label}: {getattr(player, f) or '–'} → {value or '–'}"
+                for f, label, value in (("name", "name", e.name), ("club", "club", e.club))
+                if value and value != getattr(player, f)
+            ]
+            if changes:
+                old_name = player.name
+                player.name, player.club = e.name, e.club or player.club
+                player.save()
+                renamed = {"renamed_from": old_name} if old_name != player.name else {}
+                log_action(
+                    event,
+                    "player.edited",
+                    user,
+                    player=old_name,
+                    player_pk=player.pk,
+                    changes="; ".join(changes),
+                    **renamed,
+                )
+                changed += 1
+            continue
+        if e.status != "new" and e.line not in choices.add_anyway:
+            skipped += 1
+            continue
+        ref = e.ref
+        if ref and ref in taken:
+            if e.status == "new":
+                errors.append(
+                    _("Line %(line)s: id %(ref)s is already used.") % {"line": e.line, "ref": ref}
+                )
+            ref = ""  # added anyway: the registered player keeps the id
+        if ref:
+            taken.add(ref)
+        new.append(Player(event=event, name=e.name, ref=ref, club=e.club, division=e.division))
     if errors:
-        return CsvResult(errors=errors)
-    Player.objects.bulk_create(players)
-    return CsvResult(created=len(players))
+        transaction.set_rollback(True)
+        return ImportResult(errors=errors)
+    Player.objects.bulk_create(new)
+    headers = {
+        role: sheet.header[i]
+        for role, i in mapping.items()
+        if i is not None and i < len(sheet.header)
+    }
+    Event.objects.filter(pk=event.pk).update(import_mapping=headers)
+    if new:
+        log_action(event, "players.added", user, count=len(new))
+    result = ImportResult(created=len(new), changed=changed, skipped=skipped)
+    settle(key, created=result.created, changed=result.changed, skipped=result.skipped)
+    return result
 
 
 @transaction.atomic
-def assign_scorekeeper(username: str, tables) -> tuple[object, str | None]:
+def assign_scorekeeper(event: Event, username: str, tables, by=None) -> tuple[object, str | None]:
     """Give ``tables`` to the scorekeeper ``username``; a new one gets a login.
 
     Returns the user and, for a new login, its password (shown once to the director).
@@ -202,4 +322,5 @@ def assign_scorekeeper(username: str, tables) -> tuple[object, str | None]:
         user.groups.add(group)
     for table in tables:
         table.scorekeepers.add(user)
+    log_action(event, "scorekeeper.assigned", by, username=username, count=len(tables))
     return user, password

@@ -1,17 +1,36 @@
 """Settings, read from the environment (see README "Deploy").
 
 DATABASE_URL   SQLite file db.sqlite3 when unset; postgres://user@host:5432/name for PostgreSQL.
-SECRET_KEY     required when DEBUG is off.
-DEBUG          "1"/"true" or "0"/"false"; on by default for a newcomer's machine.
+SECRET_KEY     required when DEBUG is off: at least 50 characters, not the development key.
+DEBUG          "1"/"true" or "0"/"false"; off when unset (`make run` and the tests turn it on).
 ALLOWED_HOSTS  comma-separated host names.
 TIME_ZONE      e.g. America/Los_Angeles (default UTC).
+LOG_LEVEL      DEBUG, INFO (default), WARNING, ERROR.
+LOG_HANDLER    console (default: standard error) or file (then LOG_FILE, a path).
+LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES   failed log-ins (default 5) of one username from one
+               address before that pair is locked out, and for how long (default 15 minutes).
+CACHE_URL      where rendered pages are kept: locmem:// (default, one process's memory) or
+               redis://127.0.0.1:6379/0 (shared by every worker; needs a Redis server).
+LIVE_REFRESH_SECONDS   how often public pages ask whether anything changed (default 3).
+PROXY_COUNT    how many proxies in front of the site append to X-Forwarded-For (default 0:
+               the client's address is the connection's).
+HALL           "1" under `make hall`: the laptop serves a closed hall network over plain HTTP
+               (DEBUG off, secret key kept in HALL_SECRET_KEY_FILE, hosts: the laptop's
+               addresses and name, no HTTPS redirect, cookies not marked secure).
+BACKUP_DIR     where each event's file is backed up after its changes (default backups/);
+               "off" for no backups.
 """
 
 import os
+import zoneinfo
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from tournament import hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -34,14 +53,51 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY in the environment when DEBUG is off.")
-    SECRET_KEY = "development-only-not-secret"  # noqa: S105 (only ever used with DEBUG on)
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    if not (value.isascii() and value.isdigit() and len(value) < 10 and int(value) >= minimum):
+        raise ImproperlyConfigured(f"{name} must be a whole number from {minimum}, not {value!r}.")
+    return int(value)
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.environ.get(name) or default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, not {value!r}.")
+    return value
+
+
+# Off unless asked for: a deployment that forgets DEBUG must not show tracebacks to the public.
+DEBUG = env_bool("DEBUG", False)
+# The director's laptop serving the hall's Wi-Fi (`make hall`): production, minus HTTPS.
+HALL = env_bool("HALL", False)
+if HALL and DEBUG:
+    raise ImproperlyConfigured("HALL serves the hall with DEBUG off: unset DEBUG.")
+DEVELOPMENT_SECRET_KEY = "development-only-not-secret"  # noqa: S105 (refused with DEBUG off)
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if HALL and not SECRET_KEY:
+    # Made on first start and kept (untracked): restarting the laptop logs nobody out.
+    SECRET_KEY = hall.kept_secret_key(
+        Path(os.environ.get("HALL_SECRET_KEY_FILE") or BASE_DIR / ".hall-secret-key")
+    )
+if not DEBUG and (
+    SECRET_KEY == DEVELOPMENT_SECRET_KEY
+    or SECRET_KEY.startswith("django-insecure-")  # startproject's, for development
+    or len(SECRET_KEY) < 50  # what check --deploy asks for
+    or len(set(SECRET_KEY)) < 5
+):
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY in the environment when DEBUG is off: a random string of 50 characters "
+        "or more (python3 -c 'import secrets; print(secrets.token_urlsafe(50))')."
+    )
+SECRET_KEY = SECRET_KEY or DEVELOPMENT_SECRET_KEY
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS",
+    hall.allowed_hosts() if HALL else ["127.0.0.1", "localhost"] if DEBUG else [],
+)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -52,22 +108,31 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "django_htmx",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
+    "django_tasks_db",
     "tournament",
     "scoring",
 ]
 
 MIDDLEWARE = [
+    "tournament.middleware.HealthCheckMiddleware",  # first: no host check, redirect or session
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "tournament.middleware.TimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "tournament.middleware.RefuseBadTextMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "tournament.urls"
@@ -81,6 +146,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -93,7 +159,27 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A hall of scorekeepers on the director's laptop: readers never wait for the writer
+    # (WAL), and every write transaction takes the write lock when it begins (IMMEDIATE), so
+    # concurrent writers queue (up to SQLITE_BUSY_SECONDS) instead of failing with
+    # "database is locked" when a reader tries to become a writer.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": int(os.environ.get("SQLITE_BUSY_SECONDS", "30")),
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # Tests use a file too (not shared-cache memory, whose table locks ignore the timeout),
+    # so that the threaded tests see what a hall sees.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("SQLITE_TEST_NAME", str(BASE_DIR / "test-db.sqlite3"))
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTHENTICATION_BACKENDS = [
+    "tournament.security.LoginThrottleBackend",  # first: refuses a locked-out log-in
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -103,13 +189,26 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
-TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+# The site's zone, and every new event's default: "local" is the laptop's own (`make run` and
+# `make hall` ask for it); a hosted site names its zone.
+TIME_ZONE = os.environ.get("TIME_ZONE") or "UTC"
+if TIME_ZONE == "local":
+    TIME_ZONE = hall.local_time_zone()
+if TIME_ZONE not in zoneinfo.available_timezones():
+    raise ImproperlyConfigured(
+        f"TIME_ZONE must name a time zone (Europe/Paris), not {TIME_ZONE!r}."
+    )
 USE_I18N = True
+# The French catalog (locale/fr/): `make messages` updates it, `make run`/`make test` compile it.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language switch's choice is remembered for a year (else the browser's language).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -122,22 +221,129 @@ STORAGES = {
 # Messages may carry a new scorekeeper's password: keep them server-side, not in a cookie.
 MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 
-# Public standings and table sheets refresh themselves this often (seconds).
-LIVE_REFRESH_SECONDS = int(os.environ.get("LIVE_REFRESH_SECONDS", "30"))
+# Background work (all of a stage's score sheets): Django's Tasks framework with the
+# database backend, so a laptop needs nothing more (`make run` starts the worker:
+# `manage.py db_worker`). TASKS_BACKEND=immediate runs tasks inside the request instead.
+TASKS = {
+    "default": {
+        "BACKEND": "django.tasks.backends.immediate.ImmediateBackend"
+        if env_choice("TASKS_BACKEND", "database", ("database", "immediate")) == "immediate"
+        else "django_tasks_db.DatabaseBackend"
+    }
+}
+
+# A stage's blank score sheets are rendered in the background as soon as it is seated.
+PRINT_BLANK_ON_SEATING = env_bool("PRINT_BLANK_ON_SEATING", True)
+
+# Public pages ask this often (seconds) whether the event changed, and then fetch only the
+# parts that did (static/js/live.js, htmx).
+LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)
+# The dashboard flags a table with no round saved for this long while the clock runs.
+DASHBOARD_QUIET_MINUTES = env_int("DASHBOARD_QUIET_MINUTES", 15, minimum=1)
+
+
+def cache_from_url(url: str) -> dict:
+    """CACHE_URL: locmem:// (the default) or redis://host:port/db (rediss:// with TLS)."""
+    if url in ("", "locmem://"):
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "site"}
+    if url.startswith(("redis://", "rediss://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(f"CACHE_URL must be locmem:// or redis://..., not {url!r}.")
+
+
+# Rendered standings, bracket and results, keyed by the event's version (tournament/caching.py):
+# a page is rendered once per change, whoever asks.
+CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
+FRAGMENT_CACHE_SECONDS = env_int("FRAGMENT_CACHE_SECONDS", 24 * 3600, minimum=1)
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "my_tables"  # a scorekeeper lands on their tables
 LOGOUT_REDIRECT_URL = "home"
+
+# Login throttling (django-axes): a username and address pair is locked out after this many
+# failed log-ins, until the cool-off has passed since the last attempt.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
+AXES_CLIENT_IP_CALLABLE = "tournament.security.client_ip"
+PROXY_COUNT = env_int("PROXY_COUNT", 0)
+
+# Content-Security-Policy (django-csp 4): only the site's own scripts, styles and fonts; no
+# inline script or style attribute anywhere (json_script data blocks are not scripts).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # Bootstrap's form controls draw with data: SVGs
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Errors are logged (a 500 with its traceback, at ERROR): to standard error by default, or to
+# a file that logrotate may move (WatchedFileHandler reopens it).
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
+LOG_HANDLER = env_choice("LOG_HANDLER", "console", ("console", "file"))
+LOG_HANDLERS = {
+    "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    "file": {
+        "class": "logging.handlers.WatchedFileHandler",
+        "formatter": "plain",
+        "filename": os.environ.get("LOG_FILE", ""),
+    },
+}
+if LOG_HANDLER == "file" and not LOG_HANDLERS["file"]["filename"]:
+    raise ImproperlyConfigured("Set LOG_FILE to a path when LOG_HANDLER is file.")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {LOG_HANDLER: LOG_HANDLERS[LOG_HANDLER]},
+    "root": {"handlers": [LOG_HANDLER], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own defaults print only with DEBUG on and mail admins otherwise: here every
+        # record goes to the root handler, whatever DEBUG says.
+        "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # WeasyPrint reports each step of every PDF at INFO, django-axes each start.
+        "weasyprint": {"level": "WARNING"},
+        "axes.apps": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
+}
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
-DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
+DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"  # wide tables scroll alone
 
-if not DEBUG:
+# Backups of every event's file after its changes (scoring/backups.py): a folder of the laptop
+# or a USB stick's; "off" for none.
+BACKUP_DIR = os.environ.get("BACKUP_DIR") or str(BASE_DIR / "backups")
+BACKUPS_ON = BACKUP_DIR.lower() != "off"
+BACKUP_SECONDS = env_int("BACKUP_SECONDS", 30)  # at most one file per event this often
+BACKUP_KEEP = env_int("BACKUP_KEEP", 20, minimum=1)  # the newest kept (and one per closed stage)
+
+# The address `make hall` listens on (the join poster and the big clock's QR code name the
+# laptop's addresses on that port).
+HALL_BIND = os.environ.get("HOST") or "0.0.0.0:8000"  # noqa: S104 (the hall's network)
+
+if HALL:
+    # A closed hall network has no certificates: plain HTTP, cookies not marked secure.
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SESSION_COOKIE_HTTPONLY = True
+elif not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

@@ -2,32 +2,55 @@
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
-from django.db.models import Count, Prefetch
-from django.shortcuts import redirect
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Prefetch, Q
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 from django.views.generic.edit import FormMixin
 
-from scoring.printing import SHEETS_PER_PDF, table_blocks
+from tournament.finals_store import event_plans
 from tournament.forms import (
     CsvImportForm,
+    DeleteEventForm,
     EventForm,
-    MovePlayerForm,
+    LateArrivalForm,
+    PlayerEditForm,
     PlayerForm,
     ScorekeeperForm,
+    WithdrawForm,
+    new_key,
 )
-from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin
-from tournament.models import Event, Seat, StageKind, Table
+from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
+from tournament.models import Event, Player, Seat, StageKind, Table
+from tournament.registration import (
+    ROLE_LABELS,
+    ROLES,
+    Sheet,
+    clean_mapping,
+    guess_mapping,
+    mapping_key,
+    mapping_problem,
+    without_private_columns,
+)
 from tournament.seating import SeatingError
 from tournament.services import (
+    ImportChoices,
+    add_player,
     assign_scorekeeper,
+    check_in,
     create_event,
-    import_players_csv,
-    move_player,
-    seat_stage,
+    delete_event,
+    edit_player,
+    import_registration,
+    preview_import,
+    set_archived,
+    update_event,
 )
 
 # -- public -----------------------------------------------------------------------------------
@@ -38,7 +61,7 @@ class HomeView(ListView):
     context_object_name = "events"
 
     def get_queryset(self):
-        return Event.objects.annotate(player_count=Count("players"))
+        return Event.objects.listed().annotate(player_count=Count("players"))
 
 
 class EventHomeView(EventMixin, TemplateView):
@@ -46,11 +69,20 @@ class EventHomeView(EventMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["stage_rows"] = self.event.stages.annotate(
-            table_count=Count("tables", distinct=True), seat_count=Count("seats", distinct=True)
-        )
+        # Two grouped counts, not one COUNT(DISTINCT) over tables x seats (seconds at 4,000).
+        stages = Table.objects.filter(stage__event=self.event).values("stage").order_by()
+        tables = dict(stages.annotate(n=Count("pk")).values_list("stage", "n"))
+        seats = Seat.objects.filter(stage__event=self.event).values("stage").order_by()
+        seated = dict(seats.annotate(n=Count("pk")).values_list("stage", "n"))
+        rows = list(self.event.stages.order_by("number"))  # play order
+        for s in rows:
+            s.table_count, s.seat_count = tables.get(s.pk, 0), seated.get(s.pk, 0)
+        ctx["stage_rows"] = rows
         ctx["player_count"] = self.event.players.count()
         ctx["checked_in_count"] = self.event.players.filter(checked_in=True).count()
+        ctx["backups_on"], ctx["backup_dir"] = settings.BACKUPS_ON, settings.BACKUP_DIR
+        if self.is_director:
+            ctx["finals_plans"] = event_plans(self.event)
         return ctx
 
 
@@ -62,32 +94,11 @@ class FindTableView(EventMixin, TemplateView):
         q = self.request.GET.get("q", "").strip()[:100]
         ctx["q"] = q
         if q:
-            ctx["found"] = self.event.players.filter(name__icontains=q).prefetch_related(
+            ctx["found"] = self.event.players.matching(q).prefetch_related(
                 Prefetch(
                     "seats", Seat.objects.select_related("table", "stage").order_by("stage__number")
                 )
             )[:50]
-        return ctx
-
-
-class SeatingView(StageMixin, TemplateView):
-    """The seating list: A to Z with table numbers, then table by table."""
-
-    template_name = "tournament/seating.html"
-
-    def get_context_data(self, **kwargs):
-        ctx = super().get_context_data(**kwargs)
-        seats = list(Seat.objects.filter(stage=self.stage).select_related("player", "table"))
-        ctx["alphabetical"] = sorted(seats, key=lambda s: s.player.name.casefold())
-        tables: dict[int, list[Seat]] = {}
-        for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
-            tables.setdefault(seat.table.number, []).append(seat)
-        ctx["tables"] = sorted(tables.items())
-        if len(tables) > SHEETS_PER_PDF:
-            ctx["sheet_blocks"] = table_blocks(len(tables))
-        if self.is_director:
-            ctx["move_form"] = MovePlayerForm(stage=self.stage)
-            ctx["checked_in_count"] = self.event.players.filter(checked_in=True).count()
         return ctx
 
 
@@ -100,7 +111,9 @@ class EventCreateView(LoginRequiredMixin, PermissionRequiredMixin, CreateView):
     template_name = "tournament/event_form.html"
 
     def form_valid(self, form):
-        self.object = create_event(form.save(commit=False), self.request.user)
+        self.object = create_event(
+            form.save(commit=False), self.request.user, key=form.cleaned_data["once"]
+        )
         messages.success(self.request, _("Event created with stages Game 1 and Final."))
         return redirect("players", self.object.slug)
 
@@ -113,8 +126,50 @@ class EventUpdateView(DirectorRequiredMixin, EventMixin, UpdateView):
         return self.event
 
     def form_valid(self, form):
+        update_event(form.save(commit=False), self.request.user)
         messages.success(self.request, _("Event saved."))
-        return super().form_valid(form)
+        return redirect(self.event.get_absolute_url())
+
+
+class EventArchiveView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """Archive the event (off the home page's list, still public by its address) or list it
+    again: setting a state, so a repeat changes nothing."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        archived = request.POST.get("archived") == "1"
+        set_archived(self.event, archived, request.user)
+        messages.success(
+            request,
+            _("Archived: the home page no longer lists it; its pages stay public.")
+            if archived
+            else _("Listed on the home page again."),
+        )
+        return redirect(self.event.get_absolute_url())
+
+
+class EventDeleteView(DirectorRequiredMixin, EventMixin, FormView):
+    """Delete the event, after offering its event file (the only copy once it is gone)."""
+
+    template_name = "tournament/event_delete.html"
+    form_class = DeleteEventForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "event": self.event}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["counts"] = {
+            "players": self.event.players.count(),
+            "tables": Table.objects.filter(stage__event=self.event).count(),
+        }
+        return ctx
+
+    def form_valid(self, form):
+        name = delete_event(self.event, self.request.user, form.cleaned_data["once"])
+        messages.success(self.request, _("%(name)s is deleted.") % {"name": name})
+        return redirect("home")
 
 
 class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
@@ -137,78 +192,305 @@ class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
         if not form.is_valid():
             return self.render_to_response(self.get_context_data(form=form))
         form.instance.event = self.event
-        form.save()
-        messages.success(request, _("%(name)s added.") % {"name": form.instance.name})
+        try:
+            player = add_player(
+                form.save(commit=False), request.user, key=form.cleaned_data["once"]
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+            return self.render_to_response(self.get_context_data(form=form))
+        messages.success(request, _("%(name)s added.") % {"name": player.name})
         return redirect("players", self.event.slug)
 
 
 class CheckInView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """Check players in or out: one tap per player on the desk page, or several at once.
+
+    Setting a state twice is setting it once: a double tap, or the same player tapped at two
+    desks, checks in once (``check_in`` locks the event and changes only what differs).
+    """
+
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
         checked_in = request.POST.get("checked_in") == "1"
         ids = request.POST.getlist("player") or [kwargs.get("pk")]
-        players = self.event.players.filter(
-            pk__in=[i for i in ids if re.fullmatch(r"[0-9]{1,12}", str(i))]
-        )
-        count = players.update(checked_in=checked_in)
+        ids = [int(i) for i in ids if re.fullmatch(r"[0-9]{1,12}", str(i))]
+        count = check_in(self.event, ids, checked_in, request.user)
+        if "application/json" in request.headers.get("Accept", ""):
+            return JsonResponse({"changed": count, "state": checked_in, **desk_counts(self.event)})
         messages.success(
             request,
             (_("%(n)s checked in.") if checked_in else _("%(n)s checked out.")) % {"n": count},
         )
+        back = request.POST.get("back")
+        if back == "desk":
+            q = request.POST.get("q", "")[:100]
+            url = reverse("desk", args=[self.event.slug])
+            return redirect(f"{url}?q={q}" if q else url)
         return redirect(reverse("players", args=[self.event.slug]) + "#players")
 
 
+def desk_counts(event: Event) -> dict:
+    """Checked in, registered (not withdrawn), seated in the first stage: one query."""
+    first = event.stages.order_by("number").values_list("pk", flat=True).first()
+    return event.players.filter(withdrawn=False).aggregate(
+        registered=Count("pk", distinct=True),
+        checked_in=Count("pk", filter=Q(checked_in=True), distinct=True),
+        seated=Count("seats", filter=Q(seats__stage_id=first), distinct=True),
+    )
+
+
+class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """The check-in desk: search as you type, one tap per player, the counts; made for a
+    phone. Every player is on the page (the script filters them as one types); without the
+    script, the search goes to the server."""
+
+    template_name = "tournament/desk.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        q = self.request.GET.get("q", "").strip()[:100]
+        players = self.event.players.matching(q).order_by("name")
+        ctx.update(q=q, players=players, counts=desk_counts(self.event))
+        ctx["desk_texts"] = {
+            "in": _("In ✓"),
+            "out": _("Check in"),
+            "failed": _("Not saved: check the connection and tap again."),
+        }
+        return ctx
+
+
+class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """One player for the desk: fix the name, id, club and division; withdraw (or take it
+    back); seat a late arrival."""
+
+    template_name = "tournament/player_edit.html"
+
+    @property
+    def player(self) -> Player:
+        if not hasattr(self, "_player"):
+            self._player = get_object_or_404(Player, event=self.event, pk=self.kwargs["pk"])
+        return self._player
+
+    def late_stage(self):
+        """The seated, open qualifying stage a player not seated in it may join."""
+        return (
+            self.event.stages.open()
+            .filter(kind=StageKind.QUALIFYING, tables__isnull=False)
+            .exclude(seats__player=self.player)
+            .distinct()
+            .order_by("number")
+            .first()
+        )
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        player = self.player
+        ctx["player"] = player
+        ctx.setdefault("form", PlayerEditForm(instance=player))
+        ctx.setdefault("withdraw_form", WithdrawForm())
+        stage = None if player.withdrawn else self.late_stage()
+        if stage is not None:
+            ctx["late_stage"] = stage
+            ctx.setdefault("late_form", LateArrivalForm(stage=stage))
+        ctx["seats"] = player.seats.select_related("stage", "table").order_by("stage__number")
+        return ctx
+
+    def post(self, request, *args, **kwargs):
+        from scoring.seats import reinstate_player, seat_late_arrival, withdraw_player
+
+        player = self.player
+        if "withdraw" in request.POST:
+            form = WithdrawForm(request.POST)
+            if not form.is_valid():
+                return self.render_to_response(self.get_context_data(withdraw_form=form))
+            done = withdraw_player(
+                player, request.user, form.cleaned_data["reason"], form.cleaned_data["once"]
+            )
+            messages.success(request, done)
+        elif "reinstate" in request.POST:
+            reinstate_player(player, request.user)
+            messages.success(request, _("%(p)s plays again.") % {"p": player.name})
+        elif "late" in request.POST:
+            stage = self.late_stage()
+            if stage is None:
+                messages.error(request, _("No seated stage for this player to join."))
+                return redirect("player_edit", self.event.slug, player.pk)
+            form = LateArrivalForm(request.POST, stage=stage)
+            if not form.is_valid():
+                return self.render_to_response(self.get_context_data(late_form=form))
+            try:
+                seat = seat_late_arrival(
+                    stage, player, form.cleaned_data["table"], request.user, posted_key(request)
+                )
+            except SeatingError as error:
+                form.add_error(None, str(error))
+                return self.render_to_response(self.get_context_data(late_form=form))
+            messages.success(
+                request,
+                _("%(p)s joins table %(t)s.") % {"p": player.name, "t": seat.table.number},
+            )
+        else:
+            form = PlayerEditForm(request.POST, instance=player)
+            if not form.is_valid():
+                return self.render_to_response(self.get_context_data(form=form))
+            values = {f: form.cleaned_data[f] for f in ("name", "ref", "club", "division")}
+            try:
+                changes = edit_player(player, values, request.user, form.cleaned_data["once"])
+            except ValidationError as error:
+                form.add_error(None, error)
+                return self.render_to_response(self.get_context_data(form=form))
+            if changes:
+                messages.success(request, _("Saved: %(c)s.") % {"c": "; ".join(changes)})
+            else:
+                messages.info(request, _("Nothing changed."))
+        return redirect("player_edit", self.event.slug, player.pk)
+
+
+SESSION_LIST = "players-import-%s"
+
+
 class CsvImportView(DirectorRequiredMixin, EventMixin, FormView):
+    """Bring the registration list: upload a CSV or Excel file, or paste names. It is read and
+    kept (in the director's session, until confirmed) for the preview; nothing is saved yet."""
+
     form_class = CsvImportForm
     template_name = "tournament/players_import.html"
 
     def form_valid(self, form):
-        result = import_players_csv(self.event, form.cleaned_data["file"])
-        if result.errors:
-            for error in result.errors:
-                form.add_error("file", error)
+        sheet, dropped = without_private_columns(form.cleaned_data["sheet"])
+        self.request.session[SESSION_LIST % self.event.pk] = {
+            "header": sheet.header,
+            "rows": sheet.rows,
+            "how": sheet.how,
+            "dropped": dropped,
+        }
+        return redirect("players_import_preview", self.event.slug)
+
+    def form_invalid(self, form):
+        if form.errors:
             form.add_error(None, _("Nothing was imported: correct the file and upload it again."))
-            return self.form_invalid(form)
-        messages.success(self.request, _("%(n)s players imported.") % {"n": result.created})
-        return redirect("players", self.event.slug)
+        return super().form_invalid(form)
 
 
-class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
-    """Draw the seating of a stage from the checked-in players, or move one player."""
+class ImportPreviewView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """The list as read: which column gives what (guessed, remembered for the event), every
+    row as the player it would register with its problems, duplicates and computed division;
+    nothing is saved until the director confirms."""
 
-    http_method_names = ["post"]
+    template_name = "tournament/players_import_preview.html"
+    SHOWN = 10  # the first rows, as the file has them
 
-    def players_to_draw(self):
-        """Game 1 draws the checked-in players; a later stage redraws only its own players."""
-        if self.stage.kind == StageKind.QUALIFYING:
-            return self.event.players.filter(checked_in=True)
-        seated = self.event.players.filter(seats__stage=self.stage)
-        if not seated.exists():
-            raise SeatingError(
-                _("%(s)s is seated from the advancers: close the previous stage first.")
-                % {"s": self.stage.name}
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated and self.is_director:
+            stored = request.session.get(SESSION_LIST % self.event.pk)
+            if stored is None:
+                messages.info(request, _("Upload the list first."))
+                return redirect("players_import", self.event.slug)
+            self.sheet = Sheet(
+                header=list(stored["header"]),
+                rows=[(line, list(cells)) for line, cells in stored["rows"]],
+                how=stored.get("how", ""),
             )
-        return seated
+            self.dropped = stored.get("dropped", [])
+        return super().dispatch(request, *args, **kwargs)
+
+    @property
+    def width(self) -> int:
+        return max([len(self.sheet.header), *(len(c) for _, c in self.sheet.rows[:200])])
+
+    def mapping(self) -> dict:
+        if "map-name" in self.request.POST:
+            raw = {role: self.request.POST.get(f"map-{role}") for role in ROLES}
+            return clean_mapping(raw, self.width)
+        remembered = self.event.import_mapping or {}
+        if remembered and all(h in self.sheet.header for h in remembered.values()):
+            raw = {role: self.sheet.header.index(h) for role, h in remembered.items()}
+            return clean_mapping(raw, self.width)
+        return guess_mapping(self.sheet.header)
+
+    def choices(self) -> ImportChoices:
+        post = self.request.POST
+        lines = {line for line, _ in self.sheet.rows}
+
+        def picked(prefix):
+            return {
+                int(k[len(prefix) :])
+                for k in post
+                if k.startswith(prefix)
+                and k[len(prefix) :].isdigit()
+                and int(k[len(prefix) :]) in lines
+            }
+
+        divisions = {}
+        if "map-name" in post and post.get("divisions") == mapping_key(self.mapping()):
+            for line in lines:
+                if f"division-{line}" in post:
+                    divisions[line] = post[f"division-{line}"][:60]
+        return ImportChoices(
+            divisions=divisions,
+            add_anyway=picked("add-"),
+            apply=picked("apply-"),
+            skip_problems=post.get("skip_problems") == "1",
+        )
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        mapping = kwargs.get("mapping") or self.mapping()
+        choices = kwargs.get("choices") or self.choices()
+        problem = mapping_problem(mapping)
+        rows = [] if problem else preview_import(self.event, self.sheet, mapping, choices)
+        columns = [
+            (i, self.sheet.header[i] if i < len(self.sheet.header) else f"#{i + 1}")
+            for i in range(self.width)
+        ]
+        ctx.update(
+            sheet=self.sheet,
+            dropped=self.dropped,
+            columns=columns,
+            first_rows=[
+                (line, [cells[i] if i < len(cells) else "" for i in range(self.width)])
+                for line, cells in self.sheet.rows[: self.SHOWN]
+            ],
+            roles=[(role, ROLE_LABELS[role], mapping[role]) for role in ROLES],
+            mapping_problem=problem,
+            rows=rows,
+            choices=choices,
+            counts={
+                status: sum(1 for r in rows if r.status == status and not r.problems)
+                for status in ("new", "same", "changed")
+            },
+            problems=[r for r in rows if r.problems],
+            divisions_key=mapping_key(mapping),
+            with_ages=bool(self.event.age_brackets)
+            and (mapping["birth"] is not None or mapping["age"] is not None),
+            once=kwargs.get("once") or new_key(),
+        )
+        return ctx
 
     def post(self, request, *args, **kwargs):
-        try:
-            if "move" in request.POST:
-                form = MovePlayerForm(request.POST, stage=self.stage)
-                if not form.is_valid():
-                    raise SeatingError(_("Choose a seated player and a table."))
-                move_player(self.stage, form.cleaned_data["player"], form.cleaned_data["table"])
-                messages.success(
-                    request,
-                    _("%(p)s moved to table %(t)s.")
-                    % {"p": form.cleaned_data["player"], "t": form.cleaned_data["table"].number},
-                )
-            else:
-                tables = seat_stage(self.stage, self.players_to_draw())
-                messages.success(request, _("%(n)s tables drawn.") % {"n": len(tables)})
-        except SeatingError as error:
-            messages.error(request, str(error))
-        return redirect("seating", self.event.slug, self.stage.number)
+        mapping, choices = self.mapping(), self.choices()
+        key = posted_key(request)
+        if request.POST.get("action") != "confirm" or mapping_problem(mapping):
+            return self.render_to_response(
+                self.get_context_data(mapping=mapping, choices=choices, once=key)
+            )
+        result = import_registration(self.event, self.sheet, mapping, choices, request.user, key)
+        if result.errors:
+            for error in result.errors:
+                messages.error(request, error)
+            messages.error(request, _("Nothing was imported: fix the list or skip those rows."))
+            return self.render_to_response(
+                self.get_context_data(mapping=mapping, choices=choices, once=key)
+            )
+        request.session.pop(SESSION_LIST % self.event.pk, None)
+        messages.success(
+            request,
+            _("%(n)s players imported, %(c)s changed, %(s)s skipped.")
+            % {"n": result.created, "c": result.changed, "s": result.skipped},
+        )
+        return redirect("players", self.event.slug)
 
 
 class ScorekeepersView(DirectorRequiredMixin, EventMixin, FormView):
@@ -232,7 +514,10 @@ class ScorekeepersView(DirectorRequiredMixin, EventMixin, FormView):
 
     def form_valid(self, form):
         user, password = assign_scorekeeper(
-            form.cleaned_data["username"], form.cleaned_data["tables"]
+            self.event,
+            form.cleaned_data["username"],
+            form.cleaned_data["tables"],
+            self.request.user,
         )
         if password:
             messages.success(
@@ -249,3 +534,14 @@ class ScorekeepersView(DirectorRequiredMixin, EventMixin, FormView):
             % {"u": user.get_username(), "n": len(form.cleaned_data["tables"])},
         )
         return redirect("scorekeepers", self.event.slug)
+
+
+class HistoryView(DirectorRequiredMixin, EventMixin, ListView):
+    """The event's history for its directors: who did what, when and why, newest first."""
+
+    template_name = "tournament/history.html"
+    context_object_name = "actions"
+    paginate_by = 100
+
+    def get_queryset(self):
+        return self.event.actions.select_related("by")

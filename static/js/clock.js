@@ -6,7 +6,8 @@
  * and re-syncs from clock.json every 15 seconds, when the tab comes back, and when the
  * countdown reaches zero (the server then says "time called").
  *
- * Buttons with data-confirm ask before they submit (calling time cannot be undone).
+ * Buttons with data-confirm ask before they submit (static/js/site.js): calling time cannot be
+ * undone.
  */
 (() => {
   "use strict";
@@ -105,9 +106,4 @@
   }
 
   document.querySelectorAll("[data-clock]").forEach(bind);
-
-  document.addEventListener("click", (event) => {
-    const button = event.target.closest("[data-confirm]");
-    if (button && !window.confirm(button.dataset.confirm)) event.preventDefault();
-  });
 })();

@@ -1,0 +1,180 @@
+"""Past events, records and a player across events (issue 16 item 3).
+
+What is computed from whole events (medals, records) is kept in Django's cache under the
+events' versions (tournament/history.py bumps a version with every change), so a page that
+lists past events or records reads each event once per change, not per request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+
+from scoring.advancement import load_results
+from scoring.awards import MEDALS
+from scoring.models import PersonLink
+from scoring.sheets import TableSheet, event_sheets
+from tournament.history import log_action
+from tournament.models import Event, Player, StageKind
+
+PAST_EVENTS = 10  # the home page lists this many past events with their medalists
+
+
+@dataclass(frozen=True)
+class Medalist:
+    medal: str
+    division: str
+    names: tuple[str, ...]  # tied players share a medal
+
+
+def medalists(event: Event) -> list[Medalist]:
+    """The event's medals, gold first, per division; kept until the event changes."""
+
+    def compute():
+        results = load_results(event)
+        players = results.players
+        out = []
+        for division in results.medals:
+            for award in division.result.medals:
+                if award.players and not award.pending:
+                    names = tuple(players[pk].name for pk in award.players)
+                    out.append(Medalist(award.medal, division.division, names))
+        return sorted(out, key=lambda m: (m.division, MEDALS.index(m.medal)))
+
+    return cache.get_or_set(f"medalists:{event.pk}:{event.version}", compute)
+
+
+def past_events(today: date, limit: int = PAST_EVENTS) -> list[tuple[Event, list[Medalist]]]:
+    """The latest events held before ``today``, with their medalists (not the archived)."""
+    events = Event.objects.listed().filter(date__lt=today).order_by("-date", "name")[:limit]
+    return [(e, medalists(e)) for e in events]
+
+
+@dataclass(frozen=True)
+class Record:
+    what: str  # "lowest game total", ...
+    value: int
+    player: str
+    event: Event
+    stage_number: int
+    table_number: int
+
+
+@dataclass(frozen=True)
+class RecordGroup:
+    set: int
+    table_size: int
+    records: tuple[Record, ...]
+
+
+LOWEST_GAME = "lowest_game"
+MOST_ZEROS = "most_zeros"
+LOWEST_FINAL = "lowest_final"
+KINDS = (LOWEST_GAME, MOST_ZEROS, LOWEST_FINAL)
+
+
+def sheet_records(event: Event, sheet: TableSheet) -> list[Record]:
+    """What a finished table may hold: each player's game total (every engine played), rounds
+    at 0, and, in a Final, the final total. Pure: the sheet is loaded."""
+    if not sheet.all_engines_played or sheet.is_playoff:
+        return []
+    out = []
+    stage, table = sheet.table.stage.number, sheet.table.number
+    for p in sheet.players:
+        if p.pk in sheet.left or p.pk in sheet.joined:
+            continue  # a partial game (withdrew, or came late) sets no record
+        total = sheet.totals[p.pk]
+        zeros = sum(1 for r in sheet.rounds if r.pips.get(p.pk) == 0)
+        out.append(Record(LOWEST_GAME, total, p.name, event, stage, table))
+        out.append(Record(MOST_ZEROS, zeros, p.name, event, stage, table))
+        if sheet.table.stage.kind == StageKind.FINAL:
+            out.append(Record(LOWEST_FINAL, total, p.name, event, stage, table))
+    return out
+
+
+def best(records: list[Record]) -> list[Record]:
+    """The record of each kind: lowest totals, most zeros; a tie goes to the earlier event."""
+    out = []
+    for kind in KINDS:
+        mine = [r for r in records if r.what == kind]
+        if not mine:
+            continue
+        sign = -1 if kind == MOST_ZEROS else 1
+        out.append(min(mine, key=lambda r: (sign * r.value, r.event.date, r.event.pk)))
+    return out
+
+
+def records() -> list[RecordGroup]:
+    """Records per set and table size over every event; kept until any event changes."""
+    state = Event.objects.aggregate(n=Count("pk"), v=Sum("version"))
+
+    def compute():
+        by_group: dict[tuple[int, int], list[Record]] = {}
+        for event in Event.objects.order_by("date", "pk"):
+            for _stage, sheets in event_sheets(event).items():
+                for sheet in sheets:
+                    key = (event.set_size, len(sheet.players))
+                    by_group.setdefault(key, []).extend(sheet_records(event, sheet))
+        return [
+            RecordGroup(s, size, tuple(best(found)))
+            for (s, size), found in sorted(by_group.items(), reverse=True)
+            if found
+        ]
+
+    return cache.get_or_set(f"records:{state['n']}:{state['v']}", compute)
+
+
+def same_person(player: Player) -> list[Player]:
+    """The player in other events: the same registration id within the same club, or linked
+    by a director (either way round), latest event first."""
+    match = Q(pk__in=linked_ids(player))
+    if player.ref and player.club:
+        match |= Q(ref=player.ref, club__iexact=player.club)
+    others = Player.objects.filter(match).exclude(event_id=player.event_id)
+    return list(others.select_related("event").order_by("-event__date", "pk"))
+
+
+def linked_ids(player: Player) -> set[int]:
+    pairs = PersonLink.objects.filter(Q(first=player) | Q(second=player))
+    return {pk for pair in pairs.values_list("first_id", "second_id") for pk in pair} - {player.pk}
+
+
+def link_candidates(player: Player, limit: int = 20) -> list[Player]:
+    """Players of other events a director may say are this one: the same name, not linked."""
+    same_name = Player.objects.filter(name__iexact=player.name).exclude(event_id=player.event_id)
+    same_name = same_name.exclude(pk__in=[p.pk for p in same_person(player)])
+    return list(same_name.select_related("event").order_by("-event__date", "pk")[:limit])
+
+
+def link_same_person(player: Player, other: Player, user) -> bool:
+    """Say ``player`` and ``other`` (another event's) are the same person; False when they were
+    already linked (a repeated post links once)."""
+    if other.event_id == player.event_id:
+        raise ValueError("Two players of one event are two people.")
+    first, second = sorted((player, other), key=lambda p: p.pk)
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=player.event_id)
+        _link, created = PersonLink.objects.get_or_create(
+            first=first, second=second, defaults={"made_by": user}
+        )
+        if created:
+            log_action(
+                player.event, "player.linked", user, player=player.name, other=str(other.event)
+            )
+    return created
+
+
+def unlink_same_person(player: Player, other: Player, user) -> bool:
+    first, second = sorted((player, other), key=lambda p: p.pk)
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=player.event_id)
+        removed, _ = PersonLink.objects.filter(first=first, second=second).delete()
+        if removed:
+            log_action(
+                player.event, "player.unlinked", user, player=player.name, other=str(other.event)
+            )
+    return bool(removed)

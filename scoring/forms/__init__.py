@@ -1,0 +1,1 @@
+"""Forms of the scoring app: round entry and infractions."""

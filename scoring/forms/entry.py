@@ -1,0 +1,137 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.forms import OnceMixin
+from tournament.rules import ABOVE, NEGATIVE, round_errors
+
+
+class RoundForm(OnceMixin, forms.Form):
+    """One pip count per seated player, checked as a whole round (PRODUCT.md §4)."""
+
+    def __init__(
+        self,
+        *args,
+        players,
+        rules,
+        engine,
+        correction=False,
+        choose_engine=False,
+        initial_pips=None,
+        number=None,
+        after_time=None,
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.players, self.rules, self.engine = players, rules, engine
+        if number is not None:
+            # The round the page shows: a device whose page is out of date is refused, not
+            # filed under the next round (scoring.services.record_round).
+            self.fields["number"] = forms.IntegerField(
+                widget=forms.HiddenInput,
+                initial=number,
+                min_value=1,
+                max_value=1000,
+                required=False,
+            )
+            if not choose_engine:
+                self.fields["shown_engine"] = forms.TypedChoiceField(
+                    widget=forms.HiddenInput,
+                    coerce=int,
+                    initial=engine,
+                    choices=[(e, e) for e in range(rules.set + 1)],
+                    required=False,
+                    empty_value=None,
+                )
+        if choose_engine:
+            # A playoff's one round: the director picks the engine (default the highest).
+            self.fields["engine"] = forms.TypedChoiceField(
+                label=_("Engine"),
+                coerce=int,
+                initial=engine,
+                choices=[(e, f"{e}-{e}") for e in range(rules.set, -1, -1)],
+            )
+        # With a choice of engine, the exact bound is checked in clean() once it is known.
+        bound = rules.max_pips(0 if choose_engine else engine, len(players))
+        for i, p in enumerate(players):
+            attrs = {
+                "inputmode": "numeric",
+                "pattern": "[0-9]*",
+                "autocomplete": "off",
+                "enterkeyhint": "done" if i == len(players) - 1 else "next",
+                "class": "pips",
+            }
+            if i == 0:
+                attrs["autofocus"] = (
+                    True  # keyboard first: the first cell, on load and after a save
+                )
+            self.fields[self.key(p)] = forms.IntegerField(
+                label=p.name,
+                min_value=0,
+                max_value=bound,
+                error_messages={
+                    "required": _(
+                        "Enter this player's pips (0 for the player who dominoed or who holds "
+                        "just the double-blank)."
+                    ),
+                    "invalid": _("Enter a whole number of pips."),
+                    # The rule core's messages (the page's script shows the same ones).
+                    "min_value": NEGATIVE.format(value="%(show_value)s"),
+                    "max_value": ABOVE.format(value="%(show_value)s", max="%(limit_value)s"),
+                },
+                initial=(initial_pips or {}).get(p.pk),
+                widget=forms.TextInput(attrs=attrs),
+            )
+        if after_time is not None:
+            # Time was called (PRODUCT.md §5): rounds are still typed until the game is
+            # marked over; a round beyond the one in progress needs the scorekeeper's word.
+            if after_time.needs_confirmation:
+                self.fields["played_before_call"] = forms.BooleanField(
+                    label=after_time.confirmation,
+                    error_messages={
+                        "required": _("Confirm that this round was played before time was called.")
+                    },
+                )
+            self.fields["last"] = forms.BooleanField(
+                label=_("Game over after this round: no later round was played at this table."),
+                required=False,
+            )
+        if correction:
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the correction"), max_length=300
+            )
+
+    @staticmethod
+    def key(player) -> str:
+        return f"p{player.pk}"
+
+    def pip_fields(self):
+        """The pip cells, in seat order (the grid of the page)."""
+        return [self[self.key(p)] for p in self.players]
+
+    def choice_fields(self):
+        """The visible fields beside the pips: a playoff's engine, the confirmations after
+        time is called, a correction's reason."""
+        pips = {self.key(p) for p in self.players}
+        return [f for f in self.visible_fields() if f.name not in pips]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        pips = {p.pk: data[self.key(p)] for p in self.players}
+        self.engine = data.get("engine", self.engine)
+        errors = round_errors(self.rules, self.engine, pips)
+        by_pk = {p.pk: p for p in self.players}
+        for pk, messages in errors.fields.items():
+            for m in messages:
+                self.add_error(self.key(by_pk[pk]), m)
+        for m in errors.whole:
+            self.add_error(None, m)
+        data["pips"] = pips
+        return data
+
+
+class RemoveRoundForm(OnceMixin, forms.Form):
+    """Removing a table's last round: the reason is kept in the event's history."""
+
+    reason = forms.CharField(label=_("Why this round is removed"), max_length=300)

@@ -1,0 +1,314 @@
+"""Seating a stage and moving a player: writes that must know whether rounds exist.
+
+The arithmetic is tournament/seating.py's (plain Python); this module loads the rows, asks it
+and saves the seating in one transaction.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from scoring.models import Round
+from tournament.finals import stage_tables
+from tournament.history import claim, log_action, settle
+from tournament.models import Player, Seat, Stage, StageKind, Table
+from tournament.seating import (
+    SeatingError,
+    deal,
+    rebalance,
+    sizes_after_change,
+)
+
+
+def _sizes_for(stage: Stage, count: int) -> list[int]:
+    """Game 1 at balanced tables; a stage seated from advancers that one Final table holds
+    (up to 6 or more with that option) at one table (tournament/finals.py)."""
+    event = stage.event
+    seeded = stage.kind != StageKind.QUALIFYING
+    return stage_tables(count, event.rules, event.finals_options, seeded=seeded)
+
+
+@transaction.atomic
+def seat_stage(
+    stage: Stage,
+    players,
+    *,
+    keep_apart=None,
+    rng: random.Random | None = None,
+    user=None,
+    key: str | None = None,
+) -> list[Table]:
+    """Seat ``players`` at balanced random tables, division by division; replaces any seating.
+
+    Refused once a round has been entered at the stage, checked with the event and the
+    stage's tables locked, so a round being saved at the same moment is either seen (and the
+    draw refused) or waits and then finds its table gone (and is refused): none is lost.
+    A repeat of the form's ``key`` answers with the tables of the first draw.
+    """
+    stage.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return list(Table.objects.for_stage(stage))
+    list(Table.objects.select_for_update().filter(stage=stage))
+    if Round.objects.filter(table__stage=stage).exists():
+        raise SeatingError(_("Rounds have been entered at this stage: move players one by one."))
+    players = list(players)
+    by_division: dict[str, list[Player]] = {}
+    for p in sorted(players, key=lambda p: p.pk):
+        by_division.setdefault(p.division, []).append(p)
+    plan = []
+    for division in sorted(by_division):
+        group = by_division[division]
+        sizes = _sizes_for(stage, len(group))
+        if stage.kind == StageKind.FINAL and len(sizes) > 1:
+            raise SeatingError(
+                f"The final is one table{' per division' if division else ''}: "
+                f"{len(group)} players need {len(sizes)}. Close the previous stage to seat a "
+                "semifinal first."
+            )
+        plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
+    Seat.objects.filter(stage=stage).delete()
+    Table.objects.filter(stage=stage).delete()
+    tables = Table.objects.bulk_create(
+        Table(stage=stage, number=n) for n in range(1, len(plan) + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(stage=stage, table=table, player=p, position=i)
+        for table, seated in zip(tables, plan, strict=True)
+        for i, p in enumerate(seated, start=1)
+    )
+    log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables))
+    settle(key, tables=len(tables))
+    return tables
+
+
+@transaction.atomic
+def move_player(stage: Stage, player: Player, table: Table, user=None) -> Seat:
+    """Move a seated player to another table of the same stage (before its rounds start)."""
+    stage.event.locked()
+    if table.stage_id != stage.pk:
+        raise SeatingError(_("That table is not in this stage."))
+    seat = Seat.objects.select_for_update().filter(stage=stage, player=player).first()
+    if seat is None:
+        raise SeatingError(f"{player} is not seated in {stage.name}.")
+    if seat.table_id == table.pk:
+        return seat
+    if Round.objects.filter(table_id__in=[seat.table_id, table.pk]).exists():
+        raise SeatingError(
+            "Rounds have been entered at one of these tables: a move would "
+            "leave a player without scores."
+        )
+    rules = stage.event.rules
+    left_behind = Seat.objects.filter(table_id=seat.table_id).count() - 1
+    if left_behind and not rules.can_deal(left_behind):
+        raise SeatingError(
+            f"Table {seat.table.number} would be left with {left_behind} player"
+            f"{'s' if left_behind > 1 else ''}, which this rule set cannot deal."
+        )
+    divisions = set(table.seats.values_list("player__division", flat=True))
+    if divisions and divisions != {player.division}:
+        raise SeatingError(
+            _("Table %(t)s plays in another division than %(p)s.")
+            % {"t": table.number, "p": player}
+        )
+    new_size = table.seats.count() + 1
+    if not rules.can_deal(new_size):
+        raise SeatingError(
+            f"Table {table.number} would seat {new_size}, which this rule set cannot deal."
+        )
+    last = table.seats.aggregate(m=Max("position"))["m"] or 0
+    seat.table, seat.position = table, last + 1
+    seat.save(update_fields=["table", "position"])
+    log_action(
+        stage.event, "stage.player_moved", user, stage=stage, player=player.name, table=table.number
+    )
+    return seat
+
+
+@transaction.atomic
+def clear_seating(stage: Stage, user=None, key: str | None = None, reason: str = "") -> int:
+    """Take back a stage's draw while no round has been entered (Game 1: its players are
+    unseated, to be drawn again later), with a reason kept in the event's history; returns the
+    number of tables removed."""
+    if not reason.strip():
+        raise SeatingError(_("Give the reason for removing the seating."))
+    stage.event.locked()
+    if claim(key, user) is not None:
+        return 0
+    if stage.kind != StageKind.QUALIFYING:
+        raise SeatingError(
+            "A later stage is seated from the advancers: reopen the stage before it instead."
+        )
+    list(Table.objects.select_for_update().filter(stage=stage))
+    if Round.objects.filter(table__stage=stage).exists():
+        raise SeatingError(_("Rounds have been entered at this stage: its seating stays."))
+    count = Table.objects.filter(stage=stage).count()
+    if count:
+        Seat.objects.filter(stage=stage).delete()
+        Table.objects.filter(stage=stage).delete()
+        log_action(stage.event, "stage.unseated", user, stage=stage, reason=reason, tables=count)
+    return count
+
+
+# -- the desk: withdrawals, no-shows and late arrivals ----------------------------------------
+
+
+def _rebalance_stage(stage: Stage, division: str) -> int:
+    """Bring a stage's tables of ``division`` back to balanced sizes, moving as few players as
+    possible (before any round); returns the number of players moved."""
+    Table.objects.filter(stage=stage, seats__isnull=True).delete()
+    tables = list(
+        Table.objects.for_stage(stage).filter(seats__player__division=division).distinct()
+    )
+    seats = {t.pk: list(t.seats.order_by("position")) for t in tables}
+    seated = [seats[t.pk] for t in tables]
+    count = sum(len(s) for s in seated)
+    if count == 0:
+        Table.objects.filter(pk__in=[t.pk for t in tables]).delete()
+        return 0
+    rules = stage.event.rules
+    sizes = sizes_after_change(count, len(tables), rules.table_size, rules.dealable_sizes)
+    plan = rebalance(seated, sizes)
+    moved = 0
+    for table, planned in zip(tables, plan, strict=True):
+        if not planned:
+            continue
+        last = max((s.position for s in planned if s.table_id == table.pk), default=0)
+        for seat in planned:
+            if seat.table_id != table.pk:
+                last += 1
+                seat.table, seat.position = table, last
+                seat.save(update_fields=["table", "position"])
+                moved += 1
+    emptied = [t.pk for t, planned in zip(tables, plan, strict=True) if not planned]
+    Table.objects.filter(pk__in=emptied).delete()
+    return moved
+
+
+@transaction.atomic
+def withdraw_player(player: Player, user=None, reason: str = "", key: str | None = None) -> str:
+    """A player leaves the event (PRODUCT.md §3).
+
+    Not seated yet: left out of every draw. Seated at a stage whose table has no round yet
+    (a no-show at the start of Game 1): the seat is removed and the stage's tables rebalanced,
+    keeping the others where they are as far as the sizes allow. Seated at a table that has
+    played: the rounds played stay, the table plays on without them, and they can neither
+    advance nor medal ("withdrew after round N"). Returns what happened, for the message.
+    """
+    event = player.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("done", "")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.withdrawn:
+        return _("%(p)s had already withdrawn.") % {"p": player.name}
+    done = _("%(p)s withdrew before being seated.") % {"p": player.name}
+    seats = Seat.objects.filter(player=player, stage__closed=False).select_related("table", "stage")
+    for seat in seats:
+        list(Table.objects.select_for_update().filter(stage=seat.stage))
+        played = Round.objects.filter(table_id=seat.table_id).count()
+        if played:
+            seat.left_after = played
+            seat.save(update_fields=["left_after"])
+            done = _("%(p)s withdrew after round %(n)s of %(s)s; table %(t)s plays on.") % {
+                "p": player.name,
+                "n": played,
+                "s": seat.stage.name,
+                "t": seat.table.number,
+            }
+        elif Round.objects.filter(table__stage=seat.stage).exists():
+            # Other tables have started: this one's seat goes, its table stays as it is.
+            seat.delete()
+            done = _("%(p)s is removed from table %(t)s of %(s)s.") % {
+                "p": player.name,
+                "t": seat.table.number,
+                "s": seat.stage.name,
+            }
+        else:
+            seat.delete()
+            moved = _rebalance_stage(seat.stage, player.division)
+            done = _(
+                "%(p)s is removed from the seating of %(s)s; tables rebalanced "
+                "(%(m)s player(s) moved)."
+            ) % {"p": player.name, "s": seat.stage.name, "m": moved}
+    player.withdrawn = True
+    player.save(update_fields=["withdrawn"])
+    log_action(event, "player.withdrew", user, reason=reason, player=player.name)
+    settle(key, done=str(done))
+    return str(done)
+
+
+@transaction.atomic
+def reinstate_player(player: Player, user=None) -> None:
+    """Take back a withdrawal made by mistake: the player is drawn again, and a seat that
+    kept their rounds plays on with them."""
+    event = player.event.locked()
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.withdrawn:
+        return
+    Seat.objects.filter(player=player, stage__closed=False).update(left_after=None)
+    player.withdrawn = False
+    player.save(update_fields=["withdrawn"])
+    log_action(event, "player.reinstated", user, player=player.name)
+
+
+@transaction.atomic
+def seat_late_arrival(
+    stage: Stage, player: Player, table: Table, user=None, key: str | None = None
+) -> Seat:
+    """A late player joins ``table`` at its next round (the event's late-arrival rule): each
+    round the table played before scores the table's highest score of that round."""
+    event = stage.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return Seat.objects.get(pk=earlier.outcome["seat"])
+    if table.stage_id != stage.pk or stage.closed:
+        raise SeatingError(_("That table is not in this open stage."))
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.withdrawn:
+        raise SeatingError(_("%(p)s has withdrawn.") % {"p": player.name})
+    if Seat.objects.filter(stage=stage, player=player).exists():
+        raise SeatingError(_("%(p)s is already seated in %(s)s.") % {"p": player, "s": stage.name})
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    played = Round.objects.filter(table=table).count()
+    if played and not event.late_arrivals:
+        raise SeatingError(
+            _("Table %(t)s has started and this event does not let late arrivals join.")
+            % {"t": table.number}
+        )
+    if table.game_over_after is not None or played >= len(event.rules.engines):
+        raise SeatingError(_("Table %(t)s's game is over.") % {"t": table.number})
+    divisions = set(table.seats.values_list("player__division", flat=True))
+    if divisions and divisions != {player.division}:
+        raise SeatingError(f"Table {table.number} plays in another division than {player}.")
+    size = table.seats.filter(left_after__isnull=True).count() + 1
+    if not event.rules.can_deal(size):
+        raise SeatingError(
+            f"Table {table.number} would seat {size}, which this rule set cannot deal."
+        )
+    last = table.seats.aggregate(m=Max("position"))["m"] or 0
+    seat = Seat.objects.create(
+        stage=stage,
+        table=table,
+        player=player,
+        position=last + 1,
+        joined_at=played + 1 if played else None,
+    )
+    if not player.checked_in:
+        player.checked_in = True
+        player.save(update_fields=["checked_in"])
+    log_action(
+        event,
+        "stage.late_arrival",
+        user,
+        stage=stage,
+        player=player.name,
+        table=table.number,
+        round=played + 1,
+    )
+    settle(key, seat=seat.pk)
+    return seat

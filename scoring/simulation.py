@@ -1,0 +1,83 @@
+"""Simulated play entered as a director enters it: rounds played by the rules engine
+(tournament/simulator/), saved through ``scoring.services.record_round`` so the round check and
+the record of who entered each round apply.
+
+Used by ``manage.py simulate_event`` and by the benchmark (tests/bench.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.models import Round
+from scoring.services import RoundRejected, record_round
+from scoring.sheets import table_sheet
+from tournament.models import Table
+from tournament.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
+
+MINUTES_PER_ROUND = 10  # NVSO's 60-minute game holds about six rounds at a table of four
+
+
+class SimulationRefused(Exception):
+    """A simulated round could not be entered; the message names the table, round and why."""
+
+
+@dataclass(frozen=True)
+class TablePlay:
+    """What the simulated game of one table gave."""
+
+    table: Table
+    results: list[RoundResult]  # every round of the game that counts, from the first
+    before: int  # rounds the table had already
+    entered: list[Round]  # rounds saved now
+    engines: tuple[int, ...]  # the game's engines (all the rounds an untimed game plays)
+
+    @property
+    def game_over_after(self) -> int | None:
+        """The last round, when time called stops the game before its last engine (and the
+        table had not already entered more rounds than that); ``None`` otherwise."""
+        if self.before <= len(self.results) < len(self.engines):
+            return len(self.results)
+        return None
+
+    @property
+    def blocked(self) -> int:
+        return sum(1 for r in self.results[self.before :] if r.ending == BLOCKED)
+
+
+def simulate_table(
+    table: Table,
+    seed: int,
+    user=None,
+    rounds: int | None = None,
+    minutes_per_round: float = MINUTES_PER_ROUND,
+) -> TablePlay:
+    """Play ``table``'s game from its first round and enter the rounds it does not have yet.
+
+    The rounds that count: ``rounds`` when given; otherwise every engine when the event is
+    untimed, else those that fit its time limit, each round lasting about ``minutes_per_round``
+    (``simulator.rounds_in_time``: the round in progress when time runs out counts under
+    "finish", not under "void"). The starter rotates from the first seat; the game's random
+    stream is the seed's, the stage's and the table's (``simulator.game_rng``). Raises
+    ``SimulationRefused`` if the table cannot be dealt or the site refuses a round.
+    """
+    sheet = table_sheet(table)
+    rules, engines, players = sheet.rules, sheet.engines, sheet.players
+    rng = game_rng(seed, table.stage.number, table.number)
+    limit = None if sheet.is_playoff else rules.game_minutes
+    try:
+        game = play_timed_game(rules, engines, len(players), rng, minutes_per_round, limit, rounds)
+    except DealError as why:
+        raise SimulationRefused(f"{table}: {why}") from None
+    results = game.rounds
+    entered = []
+    for i in range(len(sheet.rounds), len(results)):
+        pips = {p.pk: results[i].pips[seat] for seat, p in enumerate(players)}
+        try:
+            entered.append(record_round(table, pips, user, engines[i], number=i + 1))
+        except RoundRejected as why:
+            shown = ", ".join(f"{p.name} {pips[p.pk]}" for p in players)
+            raise SimulationRefused(
+                f"{table}, round {engines[i]}-{engines[i]} ({shown}) was refused: {why}"
+            ) from None
+    return TablePlay(table, results, len(sheet.rounds), entered, tuple(engines))

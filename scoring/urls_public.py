@@ -1,0 +1,80 @@
+"""Public pages of the scoring app: standings, sheets, bracket, results, the clock, PDFs and
+exports (PRODUCT.md §9, §10). No login."""
+
+from django.urls import path
+
+from scoring.views import archive, clock, infractions, results, seating, table_entry
+from scoring.views import printing as pdf
+
+urlpatterns = [
+    # A table's phone (issue 15): the code on the sheet, no account.
+    path("t/<str:code>/", table_entry.TableCodeView.as_view(), name="table_code"),
+    path("t/<str:code>/enter/", table_entry.TableTerminalView.as_view(), name="table_terminal"),
+    path(
+        "t/<str:code>/round/<int:number>/confirm/",
+        table_entry.TerminalConfirmView.as_view(),
+        name="terminal_confirm",
+    ),
+    path(
+        "t/<str:code>/infraction/",
+        table_entry.TerminalReportView.as_view(),
+        name="terminal_report",
+    ),
+    path(
+        "t/<str:code>/round/<int:number>/send-back/",
+        table_entry.TerminalSendBackView.as_view(),
+        name="terminal_send_back",
+    ),
+    path("records/", archive.RecordsView.as_view(), name="records"),
+    path("e/<slug:slug>/bracket/", results.BracketView.as_view(), name="bracket"),
+    path("e/<slug:slug>/results/", results.ResultsView.as_view(), name="results"),
+    path("e/<slug:slug>/player/<int:pk>/", infractions.PlayerView.as_view(), name="player"),
+    path("e/<slug:slug>/<int:stage>/", results.StandingsView.as_view(), name="standings"),
+    path("e/<slug:slug>/<int:stage>/seating/", seating.SeatingView.as_view(), name="seating"),
+    path("e/<slug:slug>/<int:stage>/clock/", clock.BigClockView.as_view(), name="big_clock"),
+    path("e/<slug:slug>/<int:stage>/clock.json", clock.ClockJsonView.as_view(), name="clock_json"),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/",
+        results.TableSheetView.as_view(),
+        name="table",
+    ),
+    # PDFs and exports: public like the pages that link to them.
+    path("e/<slug:slug>/bracket.pdf", pdf.BracketPdfView.as_view(), name="bracket_pdf"),
+    path("e/<slug:slug>/results.pdf", pdf.ResultsPdfView.as_view(), name="results_pdf"),
+    path(
+        "e/<slug:slug>/round-scores/",
+        pdf.RoundScoresExportView.as_view(),
+        name="round_scores_export",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/standings.pdf",
+        pdf.StandingsPdfView.as_view(),
+        name="standings_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/standings/export/",
+        pdf.StandingsExportView.as_view(),
+        name="standings_export",
+    ),
+    path("e/<slug:slug>/<int:stage>/seating.pdf", pdf.SeatingPdfView.as_view(), name="seating_pdf"),
+    path(
+        "e/<slug:slug>/<int:stage>/sheets.pdf",
+        pdf.StageSheetsPdfView.as_view(),
+        name="stage_sheets_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/blank-sheets.pdf",
+        pdf.StageSheetsPdfView.as_view(blank=True),
+        name="stage_blank_sheets_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/sheet.pdf",
+        pdf.TableSheetPdfView.as_view(),
+        name="table_sheet_pdf",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/blank-sheet.pdf",
+        pdf.TableSheetPdfView.as_view(blank=True),
+        name="table_blank_sheet_pdf",
+    ),
+]

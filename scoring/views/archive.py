@@ -1,0 +1,43 @@
+"""Records across events (issue 16 item 3); past events are on the home page
+(``{% past_events %}``) and a player's other events on their page."""
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import TemplateView
+
+from scoring.archive import link_same_person, records, unlink_same_person
+from tournament.mixins import DirectorRequiredMixin, EventMixin
+from tournament.models import Player
+
+
+class RecordsView(TemplateView):
+    template_name = "scoring/records.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["groups"] = records()
+        return ctx
+
+
+class SamePersonView(DirectorRequiredMixin, EventMixin, View):
+    """A director says a player is (or is not) the same person as another event's player."""
+
+    def post(self, request, *args, **kwargs):
+        player = get_object_or_404(Player, pk=kwargs["pk"], event=self.event)
+        other_id = request.POST.get("other", "")
+        other = Player.objects.filter(pk=int(other_id)).first() if other_id.isdigit() else None
+        if (
+            other is None
+            or other.event_id == player.event_id
+            or not other.event.is_director(request.user)
+        ):
+            messages.error(request, _("Choose a player of another event you direct."))
+        elif request.POST.get("action") == "unlink":
+            unlink_same_person(player, other, request.user)
+            messages.success(request, _("No longer linked to %(event)s.") % {"event": other.event})
+        else:
+            link_same_person(player, other, request.user)
+            messages.success(request, _("Linked to %(event)s.") % {"event": other.event})
+        return redirect("player", self.event.slug, player.pk)

@@ -1,0 +1,120 @@
+"""The stage clock's pages (PRODUCT.md §5): the big screen for the room and clock.json, both
+public, and the directors' buttons (POST only)."""
+
+import re
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+from django.views.decorators.cache import never_cache
+from django.views.generic import TemplateView
+
+from scoring.printing import qr_data_uri
+from scoring.sheets import finished_tables
+from scoring.views.hall import phone_url
+from tournament.clock_store import (
+    ClockError,
+    add_minutes,
+    call_time,
+    clock_time,
+    pause_clock,
+    read_clock,
+    resume_clock,
+    start_clock,
+    undo_call_time,
+)
+from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
+from tournament.text import translated
+
+
+def room_clock(stage) -> tuple:
+    """The clock reading and, for the room, which tables have played all their engines."""
+    finished, table_count = finished_tables(stage)
+    reading = read_clock(stage)
+    payload = {**reading.as_json(), "finished_tables": finished, "table_count": table_count}
+    return reading, payload
+
+
+@method_decorator(never_cache, name="dispatch")
+class BigClockView(StageMixin, TemplateView):
+    """Remaining time in digits readable across the hall; counts down in the browser."""
+
+    template_name = "tournament/big_clock.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        reading, payload = room_clock(self.stage)
+        join_url = phone_url(self.request, reverse("event", args=[self.event.slug]))
+        ctx.update(
+            reading=reading,
+            room=payload,
+            config={**reading.config(), "clock": payload},
+            join_url=join_url,
+            join_qr=qr_data_uri(join_url),
+        )
+        return ctx
+
+
+@method_decorator(never_cache, name="dispatch")
+class ClockJsonView(StageMixin, View):
+    """What every screen re-syncs from: remaining seconds, state, server time, tables done."""
+
+    def get(self, request, *args, **kwargs):
+        return JsonResponse(room_clock(self.stage)[1])
+
+
+class ClockControlView(DirectorRequiredMixin, StageMixin, View):
+    """Start, pause, resume or call time: the button pressed is the POSTed ``action``."""
+
+    http_method_names = ["post"]
+    buttons = {
+        "start": (start_clock, gettext_lazy("Clock started at %(at)s.")),
+        "pause": (pause_clock, gettext_lazy("Clock paused at %(at)s.")),
+        "resume": (resume_clock, gettext_lazy("Clock resumed at %(at)s.")),
+        "call_time": (call_time, gettext_lazy("Time called at %(at)s.")),
+    }
+
+    def post(self, request, *args, **kwargs):
+        action = request.POST.get("action", "")
+        if action in ("undo_call", "add_minutes"):
+            self.take_back(request, action)
+            return redirect("standings", self.event.slug, self.stage.number)
+        button = self.buttons.get(action)
+        if button is None:
+            messages.error(request, _("Unknown clock button."))
+        else:
+            press, done = button
+            now = timezone.now()
+            try:
+                press(self.stage, request.user, now, posted_key(request))
+            except ClockError as error:
+                messages.error(request, translated(error))
+            else:
+                messages.success(request, done % {"at": clock_time(now)})
+        return redirect("standings", self.event.slug, self.stage.number)
+
+    def take_back(self, request, action: str) -> None:
+        """Undo time called by mistake, or add minutes: directors only, with a reason."""
+        reason = request.POST.get("reason", "")
+        key = posted_key(request)
+        try:
+            if action == "undo_call":
+                undo_call_time(self.stage, request.user, reason, key=key)
+                done = _("Time called is taken back: %(left)s left, the clock runs.")
+            else:
+                minutes = request.POST.get("minutes", "")
+                if not re.fullmatch(r"[0-9]{1,3}", minutes):
+                    raise ClockError(_("Give the minutes to add as a whole number."))
+                add_minutes(self.stage, request.user, int(minutes), reason, key=key)
+                done = _("%(m)s minute(s) added: %(left)s left.").replace("%(m)s", minutes)
+        except ClockError as error:
+            messages.error(request, translated(error))
+            return
+        left = read_clock(self.stage).digits
+        messages.success(request, done % {"left": left})

@@ -1,0 +1,314 @@
+"""Standings, table sheets, closing a stage, the bracket and the results: PRODUCT.md §4, §6, §7."""
+
+import re
+
+from django.conf import settings
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView
+
+from scoring.advancement import (
+    AdvanceError,
+    apply_correction,
+    close_and_seat,
+    compute_results,
+    find_conflict,
+    incomplete_tables,
+    keep_seating,
+    load_results,
+    next_stage_plan,
+    seat_next_stage,
+    table_division,
+)
+from scoring.charts import spread_chart, totals_chart
+from scoring.print_jobs import blank_on_seating
+from scoring.printing import SHEETS_PER_PDF, table_blocks
+from scoring.services import RoundRejected, end_games
+from scoring.sheets import event_sheets, stage_sheets, stage_standings, table_sheet
+from scoring.tables import standings_headers, standings_rows, standings_sort, table_cards
+from scoring.views.infractions import sheet_infractions
+from tournament.caching import LiveMixin, fragment_key
+from tournament.clock_store import read_clock
+from tournament.finals_store import event_plans
+from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
+from tournament.models import StageKind
+from tournament.text import translated
+
+
+class ResultsMixin(LiveMixin, EventMixin):
+    """The bracket and the results: computed only when their cached part misses."""
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        results = SimpleLazyObject(lambda: load_results(self.event))
+        ctx["results"] = results
+        ctx["bracket"] = SimpleLazyObject(lambda: bracket(results))
+        ctx["medal_rows"] = SimpleLazyObject(lambda: medal_rows(results))
+        ctx["fragment_key"] = fragment_key(self.event)
+        ctx["fragment_seconds"] = settings.FRAGMENT_CACHE_SECONDS
+        return ctx
+
+
+def bracket(results):
+    """Stages in play order, each with its tables: players with total, place and outcome."""
+    medal_of = results.medal_of()
+    pending: dict[int, set[int]] = {}  # stage id -> players whose outcome a playoff decides
+    for o in results.owed:
+        pending.setdefault(o.stage.pk, set()).update(o.owed.players)
+    out = []
+    for stage in sorted(results.sheets, key=lambda s: s.number):
+        tables = []
+        decides = results.decides(stage)
+        wild = results.wildcards_of(stage)
+        for sheet in results.sheets[stage]:
+            adv = results.advancement.get(sheet.table.pk)
+            final = table_division(sheet) in decides
+            places = sheet.places
+            rows = [
+                {
+                    "player": p,
+                    # nothing entered yet (an unplayed playoff): no total, shown "—"
+                    "total": sheet.totals.get(p.pk, 0) if sheet.rounds else None,
+                    "place": places.get(p.pk) if sheet.rounds else None,
+                    "advanced": adv is not None and p.pk in adv.advancing,
+                    "wildcard": p.pk in wild,
+                    "medal": medal_of.get(p.pk) if final else None,
+                    "pending": p.pk in pending.get(stage.pk, ()),
+                }
+                for p in sorted(sheet.players, key=lambda p: sheet.totals.get(p.pk, 0))
+            ]
+            tables.append({"sheet": sheet, "rows": rows})
+        out.append({"stage": stage, "tables": tables})
+    return out
+
+
+def medal_rows(results):
+    """(division, medal, names or None, pending between names, none) for templates."""
+    players = results.players
+    rows = []
+    for division in results.medals:
+        for award in division.result.medals:
+            rows.append(
+                {
+                    "division": division.division,
+                    "medal": award.medal,
+                    "players": [players[pk] for pk in award.players],
+                    "pending": award.pending,
+                    "between": [players[pk] for pk in award.between],
+                    "none": award.none,
+                }
+            )
+    return rows
+
+
+class BracketView(ResultsMixin, TemplateView):
+    template_name = "scoring/bracket.html"
+    live_regions = {"live-bracket": "scoring/_bracket_live.html"}
+
+
+class ResultsView(ResultsMixin, TemplateView):
+    template_name = "scoring/results.html"
+    live_regions = {"live-results": "scoring/_results_live.html"}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["stage_standings"] = SimpleLazyObject(lambda: results_standings(ctx["results"]))
+        return ctx
+
+
+def results_standings(results):
+    """(stage, [(standings row, medal or "playoff pending")], shows medals) per stage, in play
+    order (issue 12 item 5); a stage that is a division's Final shows the medals."""
+    medal_of = results.medal_of()
+    pending = {pk for o in results.owed if o.table is None for pk in o.owed.players}
+    outcome = {
+        pk: _("playoff pending") if pk in pending else medal_of.get(pk, "").capitalize()
+        for pk in results.players
+    }
+    return [
+        (
+            stage,
+            [(row, outcome.get(row.player.pk, "")) for row in stage_standings(stage, sheets)],
+            bool(results.decides(stage)),
+        )
+        for stage, sheets in sorted(results.sheets.items(), key=lambda kv: kv[0].number)
+        if sheets and stage.kind != StageKind.PLAYOFF
+    ]
+
+
+class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
+    """Close a stage: see who advances and the playoffs owed, then confirm; seat the next."""
+
+    template_name = "scoring/advance.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        sheets = event_sheets(self.event)
+        stage = next(s for s in sheets if s.pk == self.stage.pk)
+        ctx["waiting"] = incomplete_tables(stage, sheets[stage])
+        ctx["unconfirmed"] = [s for s in sheets[stage] if s.awaiting]
+        if read_clock(self.stage).called_at is not None and not self.stage.closed:
+            waiting = {t.pk for t in ctx["waiting"]}
+            ctx["unmarked"] = [s for s in sheets[stage] if s.table.pk in waiting]
+        if not stage.closed:
+            stage.closed = True  # preview: the results as if the director confirmed
+        results = compute_results(self.event, sheets)
+        ctx["preview"] = not self.stage.closed
+        ctx["results"] = results
+        ctx["finals_plans"] = event_plans(self.event, self.stage)
+        ctx["bracket"] = [b for b in bracket(results) if b["stage"].pk == stage.pk]
+        owed = results.owed_for(stage)
+        players = results.players
+        ctx["owed"] = [(o, [players[pk].name for pk in o.owed.players]) for o in owed]
+        decides = results.decides(stage)
+        ctx["medal_rows"] = [r for r in medal_rows(results) if r["division"] in decides]
+        ctx["decides"] = decides
+        try:
+            target, semifinal, players = next_stage_plan(self.event, results)
+            ctx["plan"] = {"stage": target, "semifinal": semifinal, "players": players}
+        except AdvanceError as why:
+            ctx["plan_blocked"] = translated(why)
+        return ctx
+
+    def post(self, request, *args, **kwargs):
+        key = posted_key(request)
+        try:
+            if request.POST.get("action") == "end_games":
+                marks = {}
+                for mark in request.POST.getlist("over"):
+                    number, _sep, rounds = mark.partition(":")
+                    if re.fullmatch(r"[0-9]{1,4}", number) and re.fullmatch(r"[0-9]{1,3}", rounds):
+                        marks[int(number)] = int(rounds)
+                marked = end_games(self.stage, marks, request.user, key)
+                if marked:
+                    messages.success(
+                        request,
+                        _("Game over at tables %(t)s.") % {"t": ", ".join(map(str, marked))},
+                    )
+                return redirect("advance", self.event.slug, self.stage.number)
+            if request.POST.get("action") == "seat_next":
+                seated = seat_next_stage(self.event, user=request.user, key=key)
+                messages.success(request, _("%(s)s seated.") % {"s": seated.name})
+                blank_on_seating(seated, request.build_absolute_uri("/"))
+                return redirect("seating", self.event.slug, seated.number)
+            closed = close_and_seat(
+                self.stage, request.user, key, override=request.POST.get("override", "")[:300]
+            )
+        except (AdvanceError, RoundRejected) as why:
+            messages.error(request, translated(why))
+            return redirect("advance", self.event.slug, self.stage.number)
+        messages.success(request, _("%(s)s closed.") % {"s": self.stage.name})
+        for playoff in closed.playoffs:
+            messages.info(request, _("Playoff created: %(s)s.") % {"s": playoff.name})
+        if closed.seat_error:
+            messages.error(request, closed.seat_error)
+        if closed.seated is not None:
+            messages.success(request, _("%(s)s seated.") % {"s": closed.seated.name})
+            blank_on_seating(closed.seated, request.build_absolute_uri("/"))
+            return redirect("seating", self.event.slug, closed.seated.number)
+        return redirect("advance", self.event.slug, self.stage.number)
+
+
+class StandingsView(LiveMixin, StageMixin, TemplateView):
+    """A stage's standings and its tables. The rows and the tables are rendered once per
+    version of the event ({% cache %} in the live templates): the sheets are loaded only when
+    the cache misses."""
+
+    template_name = "scoring/standings.html"
+    live_regions = {
+        "live-standings": "scoring/_standings_live.html",
+        "live-tables": "scoring/_tables_live.html",
+    }
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        stage, event = self.stage, self.event
+        stage.event = event
+        sort = standings_sort(self.request.GET.get("sort", ""))
+        sheets = SimpleLazyObject(lambda: stage_sheets(stage))
+        standings = SimpleLazyObject(lambda: stage_standings(stage, sheets))
+        ctx.update(
+            sheets=sheets,
+            rows=standings,
+            table_count=stage.tables.count(),
+            sort=sort,
+            headers=standings_headers(sort),
+            plain_rows=SimpleLazyObject(lambda: standings_rows(event, stage, standings, sort)),
+            cards=SimpleLazyObject(lambda: table_cards(event, stage, sheets)),
+            fragment_key=fragment_key(event),
+            fragment_seconds=settings.FRAGMENT_CACHE_SECONDS,
+            spread=SimpleLazyObject(
+                lambda: spread_chart(
+                    [s.totals[p.pk] for s in sheets if s.rounds for p in s.players]
+                )
+            ),
+        )
+        if ctx["table_count"] > SHEETS_PER_PDF:  # one PDF of every sheet would take minutes
+            ctx["sheet_blocks"] = table_blocks(ctx["table_count"])
+        return ctx
+
+
+class TableSheetView(LiveMixin, TableMixin, TemplateView):
+    template_name = "scoring/table_sheet.html"
+    live_regions = {"live-sheet": "scoring/_sheet_grid.html"}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["sheet"] = table_sheet(self.table)
+        ctx["chart"] = totals_chart(ctx["sheet"])
+        ctx["can_score"] = self.table.can_score(self.request.user)
+        ctx["can_correct"] = self.is_director
+        if self.is_director and self.event.table_entry:
+            ctx["devices"] = self.table.devices.count()
+            reports = self.table.infraction_reports.filter(infraction=None, dismissed=False)
+            ctx["reports"] = list(reports.select_related("player"))
+        ctx.update(
+            sheet_infractions(self.request, ctx["sheet"], ctx["can_score"], self.is_director)
+        )
+        return ctx
+
+
+class SeatingConflictView(DirectorRequiredMixin, StageMixin, TemplateView):
+    """A correction changed who advances after this stage was seated: the director applies it
+    (seats swapped, changed tables replay) or keeps the published seating with a reason."""
+
+    template_name = "scoring/seating_conflict.html"
+
+    def division(self) -> str:
+        return (self.request.POST.get("division") or self.request.GET.get("division") or "")[:60]
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        division = self.division()
+        conflict = find_conflict(self.event, self.stage, division)
+        ctx.update(division=division, conflict=conflict, conflict_list=[conflict])
+        if conflict is not None:
+            out = {p.pk for p in conflict.out}
+            tables = {s.table.number for s in conflict.seats if s.player_id in out}
+            if len(conflict.in_) > len(conflict.out):
+                tables.add(min(s.table.number for s in conflict.seats))
+            ctx["replay"] = sorted(tables)
+        return ctx
+
+    def post(self, request, *args, **kwargs):
+        key = posted_key(request)
+        try:
+            if request.POST.get("action") == "keep":
+                keep_seating(
+                    self.stage, self.division(), request.POST.get("reason", ""), request.user, key
+                )
+                messages.success(request, _("The published seating is kept."))
+            else:
+                replay = apply_correction(self.stage, self.division(), request.user, key)
+                messages.success(request, _("The corrected advancers are seated."))
+                if replay:
+                    messages.warning(
+                        request,
+                        _("Tables that must replay: %(t)s.") % {"t": ", ".join(map(str, replay))},
+                    )
+        except AdvanceError as why:
+            messages.error(request, str(why))
+            return redirect(request.get_full_path())
+        return redirect("seating", self.event.slug, self.stage.number)

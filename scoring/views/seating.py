@@ -1,0 +1,110 @@
+"""The seating list of a stage (public) and the directors' draw and move."""
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.generic import TemplateView
+
+from scoring.advancement import previous_tables
+from scoring.print_jobs import blank_on_seating
+from scoring.printing import SHEETS_PER_PDF, table_blocks
+from scoring.seats import clear_seating, move_player, seat_stage
+from tournament.forms import MovePlayerForm
+from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
+from tournament.models import Seat, StageKind
+from tournament.seating import SeatingError, unusual_sizes
+from tournament.text import translated
+
+
+class SeatingView(StageMixin, TemplateView):
+    """The seating list: A to Z with table numbers, then table by table."""
+
+    template_name = "tournament/seating.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        seats = list(Seat.objects.filter(stage=self.stage).select_related("player", "table"))
+        ctx["alphabetical"] = sorted(seats, key=lambda s: s.player.name.casefold())
+        tables: dict[int, list[Seat]] = {}
+        for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
+            tables.setdefault(seat.table.number, []).append(seat)
+        ctx["tables"] = sorted(tables.items())
+        rules = self.event.rules
+        unusual = unusual_sizes([len(seats) for seats in tables.values()], rules.table_size)
+        ctx["seat_count"] = len(seats)
+        if unusual and not (self.stage.kind == StageKind.FINAL and len(tables) == 1):
+            ctx["unusual_sizes"] = {
+                "sizes": ", ".join(map(str, unusual)),
+                "usual": rules.table_size,
+                "players": len(seats),
+            }
+        if len(tables) > SHEETS_PER_PDF:
+            ctx["sheet_blocks"] = table_blocks(len(tables))
+        if self.is_director:
+            ctx["move_form"] = MovePlayerForm(stage=self.stage)
+            ctx["checked_in_count"] = self.event.players.present().count()
+        return ctx
+
+
+class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
+    """Draw the seating of a stage from the checked-in players, or move one player."""
+
+    http_method_names = ["post"]
+
+    def players_to_draw(self):
+        """Game 1 draws the checked-in players; a later stage redraws only its own players."""
+        if self.stage.kind == StageKind.QUALIFYING:
+            return self.event.players.present()
+        seated = self.event.players.filter(seats__stage=self.stage, withdrawn=False)
+        if not seated.exists():
+            raise SeatingError(
+                _("%(s)s is seated from the advancers: close the previous stage first.")
+                % {"s": self.stage.name}
+            )
+        return seated
+
+    def post(self, request, *args, **kwargs):
+        try:
+            if "move" in request.POST:
+                form = MovePlayerForm(request.POST, stage=self.stage)
+                if not form.is_valid():
+                    raise SeatingError(_("Choose a seated player and a table."))
+                move_player(
+                    self.stage,
+                    form.cleaned_data["player"],
+                    form.cleaned_data["table"],
+                    request.user,
+                )
+                messages.success(
+                    request,
+                    _("%(p)s moved to table %(t)s.")
+                    % {"p": form.cleaned_data["player"], "t": form.cleaned_data["table"].number},
+                )
+            elif request.POST.get("action") == "clear":
+                count = clear_seating(
+                    self.stage,
+                    request.user,
+                    posted_key(request),
+                    reason=request.POST.get("reason", "")[:300],
+                )
+                if count:
+                    messages.success(
+                        request, _("The seating is removed: %(n)s tables.") % {"n": count}
+                    )
+            else:
+                players = list(self.players_to_draw())
+                apart = None
+                if self.stage.kind != StageKind.QUALIFYING:
+                    apart = previous_tables(self.stage, players)
+                tables = seat_stage(
+                    self.stage,
+                    players,
+                    keep_apart=apart,
+                    user=request.user,
+                    key=posted_key(request),
+                )
+                messages.success(request, _("%(n)s tables drawn.") % {"n": len(tables)})
+                blank_on_seating(self.stage, request.build_absolute_uri("/"))
+        except SeatingError as error:
+            messages.error(request, translated(error))
+        return redirect("seating", self.event.slug, self.stage.number)

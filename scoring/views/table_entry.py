@@ -1,0 +1,225 @@
+"""A table's phone as its entry terminal (issue 15): the sheet's QR code opens ``/t/CODE/``,
+the phone says it is at that table, then enters rounds that a second player confirms.
+The rules are scoring/table_entry.py's; the entry page itself is EnterRoundView's."""
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+
+from scoring.infractions import InfractionRejected
+from scoring.models import InfractionKind, InfractionReport, Round
+from scoring.services import RoundRejected
+from scoring.table_entry import (
+    awaiting,
+    blocked,
+    confirm_round,
+    count_wrong_code,
+    device_of,
+    handle_report,
+    join,
+    last_note,
+    opened,
+    reissue_code,
+    report_infraction,
+    send_back,
+    table_for_code,
+)
+from scoring.views.entry import EnterRoundView
+from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
+from tournament.security import client_ip
+
+
+def too_many(request):
+    return render(request, "scoring/table_code_refused.html", {"too_many": True}, status=429)
+
+
+def no_table(request, code: str):
+    """A wrong or expired code: a clear page, counted against the address."""
+    count_wrong_code(client_ip(request))
+    return render(request, "scoring/table_code_refused.html", {"code": code[:12]}, status=404)
+
+
+def open_table(request, code: str):
+    """The table a code opens, or the page that refuses it: an address that tried too many
+    wrong codes is refused every code, even a right one (no guessing by the thousand)."""
+    if blocked(client_ip(request)):
+        return None, too_many(request)
+    table = table_for_code(code)
+    if table is None:
+        return None, no_table(request, code)
+    return table, None
+
+
+class TableCodeMixin:
+    """The table a code opens (or a refusal page before anything else runs)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        table, refused = open_table(request, kwargs["code"])
+        if refused is not None:
+            return refused
+        self.table = table
+        return super().dispatch(request, *args, **kwargs)
+
+
+class TableCodeView(TableCodeMixin, View):
+    """What a scan opens: the table's players first ("is this your table?"), then entry."""
+
+    def get(self, request, code):
+        if opened(request.session, self.table):
+            return redirect("table_terminal", self.table.code)
+        players = [s.player for s in self.table.seats.select_related("player").order_by("position")]
+        return render(
+            request,
+            "scoring/table_code.html",
+            {"table": self.table, "stage": self.table.stage, "players": players},
+        )
+
+    def post(self, request, code):
+        join(request.session, self.table)
+        return redirect("table_terminal", self.table.code)
+
+
+class TableTerminalView(EnterRoundView):
+    """The table's entry on a player's phone: one column, the round to enter, the running
+    totals, the clock, and the rounds waiting for a second player."""
+
+    template_name = "scoring/table_terminal.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        table, refused = open_table(request, kwargs["code"])
+        if refused is not None:
+            return refused
+        if not opened(request.session, table):
+            return redirect("table_code", table.code)
+        # The page's table, stage and event come from the code, not from the address.
+        self.__dict__.update(table=table, stage=table.stage, event=table.stage.event)
+        return super(LoginRequiredMixin, self).dispatch(request, *args, **kwargs)
+
+    @property
+    def entry_url(self) -> str:
+        return reverse("table_terminal", args=[self.table.code])
+
+    def writer(self) -> dict:
+        return {"user": None, "device": device_of(self.request.session)}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        device = device_of(self.request.session)
+        pips = {r.number: r.pips for r in self.sheet.rounds}
+        ctx["waiting"] = [
+            (
+                r,
+                r.entered_device != device,
+                [(p.name, pips[r.number].get(p.pk)) for p in self.sheet.players],
+            )
+            for r in awaiting(self.stage)
+            if r.table_id == self.table.pk and r.number in pips  # saved after the sheet loaded
+        ]
+        ctx["sent_back"] = last_note(self.table)
+        ctx["kinds"] = InfractionKind.choices
+        return ctx
+
+
+class TerminalRoundMixin(TableCodeMixin):
+    """A phone's answer to a round waiting at its table: the phone must have opened it."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, code, number):
+        if not opened(request.session, self.table):
+            return redirect("table_code", self.table.code)
+        round = get_object_or_404(Round, table=self.table, number=number)
+        if request.POST.get("round") != str(round.pk):  # sent back and entered again since
+            messages.error(request, _("This round changed since the page was drawn: check it."))
+            return redirect("table_terminal", self.table.code)
+        try:
+            self.act(round, device_of(request.session))
+        except RoundRejected as why:
+            messages.error(request, str(why))
+        return redirect("table_terminal", self.table.code)
+
+
+class TerminalConfirmView(TerminalRoundMixin, View):
+    def act(self, round, device):
+        if confirm_round(round, device=device):
+            messages.success(self.request, _("Round %(e)s-%(e)s confirmed.") % {"e": round.engine})
+
+
+class TerminalSendBackView(TerminalRoundMixin, View):
+    def act(self, round, device):
+        note = self.request.POST.get("note", "")[:300]
+        send_back(round, note, device=device, key=posted_key(self.request))
+        messages.success(
+            self.request,
+            _("Round %(e)s-%(e)s sent back to be entered again.") % {"e": round.engine},
+        )
+
+
+class DirectorConfirmView(DirectorRequiredMixin, TableMixin, View):
+    """A director confirms a round entered from a phone (the table's page lists them)."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        round = get_object_or_404(Round, table=self.table, number=kwargs["round"])
+        try:
+            confirm_round(round, user=request.user)
+        except RoundRejected as why:
+            messages.error(request, str(why))
+        return redirect("table", self.event.slug, self.stage.number, self.table.number)
+
+
+class ReissueCodeView(DirectorRequiredMixin, TableMixin, View):
+    """A director gives a table a new code (a code seen by the wrong people): phones that
+    opened the old one must scan the new sheet."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        table = reissue_code(self.table, request.user)
+        messages.success(
+            request, _("Table %(n)s's new code: %(c)s.") % {"n": table.number, "c": table.code}
+        )
+        return redirect("table", self.event.slug, self.stage.number, self.table.number)
+
+
+class TerminalReportView(TableCodeMixin, View):
+    """A phone reports an infraction at its table; a director logs or dismisses it."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, code):
+        if not opened(request.session, self.table):
+            return redirect("table_code", self.table.code)
+        post = request.POST
+        try:
+            report_infraction(
+                self.table,
+                post.get("player", ""),
+                post.get("kind", ""),
+                post.get("note", ""),
+                device_of(request.session),
+                posted_key(request),
+            )
+        except RoundRejected as why:
+            messages.error(request, str(why))
+        else:
+            messages.success(request, _("Reported: a director will decide."))
+        return redirect("table_terminal", self.table.code)
+
+
+class DirectorReportView(DirectorRequiredMixin, TableMixin, View):
+    """A director logs (the event's penalty applies) or dismisses a phone's report."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        report = get_object_or_404(InfractionReport, pk=kwargs["pk"], table=self.table)
+        try:
+            handle_report(report, request.user, log=request.POST.get("action") == "log")
+        except InfractionRejected as why:
+            messages.error(request, str(why))
+        return redirect("table", self.event.slug, self.stage.number, self.table.number)

@@ -1,0 +1,84 @@
+// The check-in desk (templates/tournament/desk.html): the list filters itself as one types
+// (names compared without case or accents, like the server's search key), and a tap checks a
+// player in or out without reloading the page. Without this script the page still works: the
+// search goes to the server and each tap posts its form.
+(function () {
+  "use strict";
+  const list = document.getElementById("desk-list");
+  if (!list) return;
+  const texts = JSON.parse(document.getElementById("desk-texts").textContent);
+  const input = document.getElementById("desk-q");
+  const none = document.getElementById("desk-none");
+  const rows = Array.from(list.querySelectorAll(".desk-row"));
+  const FOLD = { "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "þ": "th", "ł": "l", "ı": "i" };
+
+  function key(text) {
+    return text
+      .toLowerCase()
+      .replace(/[ßæœøđðþłı]/g, function (c) { return FOLD[c]; })
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .join(" ");
+  }
+
+  function filter() {
+    const wanted = key(input.value);
+    let shown = 0;
+    rows.forEach(function (row) {
+      const match = !wanted || row.dataset.key.indexOf(wanted) !== -1;
+      row.classList.toggle("d-none", !match);
+      if (match) shown += 1;
+    });
+    none.classList.toggle("d-none", shown > 0);
+  }
+  input.addEventListener("input", filter);
+  document.getElementById("desk-search").addEventListener("submit", function (event) {
+    event.preventDefault();
+    filter();
+  });
+
+  function show(button, checkedIn) {
+    button.value = checkedIn ? "0" : "1";
+    button.setAttribute("aria-pressed", checkedIn ? "true" : "false");
+    button.querySelector(".desk-state").textContent = checkedIn ? texts.in : texts.out;
+    button.classList.toggle("btn-success", checkedIn);
+    button.classList.toggle("btn-outline-primary", !checkedIn);
+  }
+
+  list.addEventListener("submit", function (event) {
+    const form = event.target.closest(".desk-tap");
+    if (!form) return;
+    event.preventDefault();
+    const button = form.querySelector(".desk-button");
+    if (button.disabled) return; // a second tap while the first is on its way
+    const data = new FormData(form);
+    data.set("checked_in", button.value);
+    button.disabled = true;
+    fetch(form.action, {
+      method: "POST",
+      body: data,
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
+      .then(function (answer) {
+        show(button, answer.state);
+        ["checked_in", "registered", "seated"].forEach(function (name) {
+          const cell = document.querySelector('[data-count="' + name + '"]');
+          if (cell) cell.textContent = answer[name];
+        });
+      })
+      .catch(function () {
+        window.alert(texts.failed);
+      })
+      .finally(function () {
+        button.disabled = false;
+      });
+  });
+  filter();
+})();

@@ -1,0 +1,277 @@
+// The round form (entry, playoff, correction): keyboard first, checked as it is typed, sent once.
+//
+// - The rules come from the page (json_script "entry-config", built by
+//   tournament.rules.round_checks from the event's RuleSet): the same bounds and messages as
+//   the server, which still checks everything.
+// - Enter in a cell moves to the next one; Enter in the last saves.
+// - The form is sent with its key ("once"): a repeat is answered with the saved round.
+// - No connection: the round is kept on this device ("waiting to send") and sent again, with
+//   the same key, when the connection returns. A refusal says why and keeps the values.
+(function () {
+  "use strict";
+  const form = document.querySelector("form[data-round-form]");
+  const configNode = document.getElementById("entry-config");
+  if (!form || !configNode) return;
+  const config = JSON.parse(configNode.textContent);
+  const QUEUE = "mexican-train-rounds-to-send";
+  const cells = config.cells.map(function (name) { return form.elements[name]; });
+  const save = document.getElementById("save-round");
+  const why = document.getElementById("save-why");
+  const errorsBox = document.getElementById("round-errors");
+  const statusBox = document.getElementById("entry-status");
+  let sending = false;
+  let refusal = [];  // the server's last answer (nodes), shown until the scorekeeper types
+
+  function format(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
+
+  function checks() {
+    const select = form.elements.engine;
+    const engine = select && select.tagName === "SELECT" ? select.value : String(config.engine);
+    return config.engines[engine];
+  }
+
+  // -- checking as the scorekeeper types ----------------------------------------------------
+
+  function fieldError(cell, rules, showMissing) {
+    const raw = cell.value.trim();
+    if (raw === "") return showMissing ? config.messages.enter : null;
+    if (!/^[0-9]+$/.test(raw)) {
+      if (/^-[0-9]+$/.test(raw)) return format(config.messages.negative, { value: raw });
+      return format(config.messages.not_whole, { value: "'" + raw + "'" });
+    }
+    const value = parseInt(raw, 10);
+    if (value > rules.max) return format(config.messages.above, { value: value, max: rules.max });
+    return null;
+  }
+
+  function showAtField(cell, message) {
+    let feedback = cell.parentElement.querySelector(".invalid-feedback.from-script");
+    const serverFeedback = cell.parentElement.querySelector(".invalid-feedback:not(.from-script)");
+    if (serverFeedback) serverFeedback.remove();
+    if (!message) {
+      cell.classList.remove("is-invalid");
+      cell.removeAttribute("aria-invalid");
+      if (feedback) feedback.remove();
+      return;
+    }
+    if (!feedback) {
+      feedback = document.createElement("div");
+      feedback.className = "invalid-feedback from-script";
+      feedback.id = cell.id + "-error";
+      cell.insertAdjacentElement("afterend", feedback);
+      cell.setAttribute("aria-describedby", feedback.id);
+    }
+    feedback.textContent = message;
+    cell.classList.add("is-invalid");
+    cell.setAttribute("aria-invalid", "true");
+  }
+
+  function showWhole(messages) {
+    if (!errorsBox) return;
+    errorsBox.replaceChildren();
+    messages.forEach(function (message) {
+      const line = document.createElement("div");
+      line.textContent = message;
+      errorsBox.appendChild(line);
+    });
+    refusal.forEach(function (node) { errorsBox.appendChild(node); });
+    errorsBox.hidden = messages.length === 0 && refusal.length === 0;
+  }
+
+  // Returns the problems of the round as typed; shows them unless ``quiet``.
+  function check(showMissing) {
+    const rules = checks();
+    let bad = 0;
+    let missing = 0;
+    const values = [];
+    cells.forEach(function (cell) {
+      const message = fieldError(cell, rules, showMissing);
+      if (cell.value.trim() === "") missing += 1;
+      if (message) bad += 1;
+      if (message || cell.value.trim() !== "" || showMissing) showAtField(cell, message);
+      else showAtField(cell, null);
+      if (!message && cell.value.trim() !== "") values.push(parseInt(cell.value, 10));
+    });
+    const whole = [];
+    if (bad === 0) {
+      const zeros = values.filter(function (v) { return v === 0; }).length;
+      if (zeros > rules.max_zeros) {
+        whole.push(format(config.messages.zeros, { n: zeros, why: rules.zeros_why }));
+      }
+      const sum = values.reduce(function (a, b) { return a + b; }, 0);
+      if (missing === 0 && sum > rules.round_max) {
+        whole.push(format(config.messages.round_sum, { sum: sum, max: rules.round_max }));
+      }
+    }
+    showWhole(whole);
+    let reason = "";
+    if (bad || whole.length) reason = config.texts.fix;
+    else if (missing) reason = config.texts.fill;
+    if (save) {
+      save.disabled = sending || Boolean(reason);
+      if (why) why.textContent = sending ? config.texts.sending : reason;
+    }
+    return !reason;
+  }
+
+  // -- the keyboard ---------------------------------------------------------------------------
+
+  cells.forEach(function (cell, i) {
+    cell.addEventListener("input", function () {
+      refusal = [];
+      check(false);
+    });
+    cell.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      if (i < cells.length - 1) cells[i + 1].focus();
+      else form.requestSubmit();
+    });
+  });
+  if (form.elements.engine && form.elements.engine.tagName === "SELECT") {
+    form.elements.engine.addEventListener("change", function () { check(false); });
+  }
+
+  // -- sending once, and keeping what could not be sent ---------------------------------------
+
+  function queue() {
+    try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; }
+  }
+
+  function storeQueue(items) {
+    try { localStorage.setItem(QUEUE, JSON.stringify(items)); } catch (e) { /* full: shown */ }
+  }
+
+  function describe(body) {
+    return config.cells.map(function (name) {
+      const pair = body.find(function (kv) { return kv[0] === name; });
+      return config.names[name] + " " + (pair ? pair[1] : "");
+    }).join(", ");
+  }
+
+  function showStatus(text, kind) {
+    if (!statusBox) return;
+    statusBox.className = "alert alert-" + (kind || "info");
+    statusBox.textContent = text;
+    statusBox.hidden = !text;
+  }
+
+  function showWaiting() {
+    const mine = queue().filter(function (item) { return item.url === form.action; });
+    if (!mine.length) return;
+    showStatus(mine.map(function (item) {
+      return config.texts.waiting + " " + item.label + ": " + item.values;
+    }).join(" "), "warning");
+  }
+
+  function showRefusal(item, answer) {
+    const fields = answer.fields || {};
+    Object.keys(fields).forEach(function (name) {
+      const cell = form.elements[name];
+      if (cell && name !== "__all__") showAtField(cell, fields[name].join(" "));
+    });
+    refusal = (fields.__all__ || []).map(function (message) {
+      const line = document.createElement("div");
+      line.textContent = message;
+      return line;
+    });
+    if (answer.taken) {
+      const pips = answer.taken.pips.map(function (pair) { return pair[0] + " " + pair[1]; });
+      const line = document.createElement("div");
+      line.id = "taken";
+      line.textContent = format(config.texts.taken, answer.taken) + " " + pips.join(", ") + ". ";
+      const next = document.createElement("a");
+      next.href = window.location.pathname;
+      next.className = "btn btn-sm btn-light ms-1";
+      next.textContent = config.texts.next;
+      line.appendChild(next);
+      refusal.push(line);
+    }
+    showWhole([]);
+    showStatus(config.texts.refused + " " + item.label + " (" + item.values + ")", "danger");
+  }
+
+  // Send one kept or typed round; true when the server answered (saved or refused).
+  async function send(item) {
+    let response;
+    try {
+      response = await fetch(item.url, {
+        method: "POST",
+        body: new URLSearchParams(item.body),
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+    } catch (error) {
+      return false; // no connection: keep it
+    }
+    if (response.status >= 500) return false;
+    let answer;
+    try { answer = await response.json(); } catch (error) { return false; }
+    storeQueue(queue().filter(function (other) { return other.key !== item.key; }));
+    if (item.url !== form.action) return true; // another page's round: it is settled
+    if (answer.saved) {
+      showStatus(config.texts.saved, "success");
+      window.location.assign(answer.next_url);
+    } else if (answer.preview_html) {
+      const effects = document.getElementById("correction-effects");
+      if (effects) effects.innerHTML = answer.preview_html; // rendered by the server
+      if (save && save.dataset.confirmText) save.textContent = save.dataset.confirmText;
+      showStatus("", "info");
+    } else {
+      showRefusal(item, answer);
+    }
+    return true;
+  }
+
+  async function sendKept() {
+    const items = queue();
+    for (const item of items) {
+      if (!(await send(item))) break;
+    }
+    showWaiting();
+  }
+
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    if (sending || !check(true)) {
+      const firstBad = cells.find(function (cell) { return cell.classList.contains("is-invalid"); });
+      if (firstBad) firstBad.focus();
+      return;
+    }
+    const body = Array.from(new FormData(form).entries());
+    const key = (body.find(function (kv) { return kv[0] === "once"; }) || [null, ""])[1];
+    const item = {
+      key: key || String(Date.now()),
+      url: form.action,
+      body: body,
+      label: config.label,
+      values: describe(body),
+      at: new Date().toISOString(),
+    };
+    sending = true;
+    check(false);
+    const kept = queue().filter(function (other) { return other.key !== item.key; });
+    storeQueue(kept.concat([item]));
+    const answered = await send(item);
+    sending = false;
+    if (!answered) showWaiting();
+    check(false);
+  });
+
+  window.addEventListener("online", sendKept);
+  window.setInterval(function () { if (queue().length) sendKept(); }, 15000);
+
+  // A round kept on this device for this page: show it in the cells and try to send it.
+  const mine = queue().filter(function (item) { return item.url === form.action; });
+  if (mine.length) {
+    mine[0].body.forEach(function (pair) {
+      const cell = cells.find(function (c) { return c.name === pair[0]; });
+      if (cell && cell.value === "") cell.value = pair[1];
+    });
+  }
+  showWaiting();
+  if (queue().length) sendKept();
+  check(false);
+})();

@@ -1,0 +1,273 @@
+"""`make hall` as a director starts it, and phones using it over plain HTTP.
+
+``Hall`` runs the README's `make hall` in a folder of its own (its SQLite database, backups,
+secret key and static files there; a free port on 127.0.0.1), waits until it answers, and
+stops it. ``Phone`` is a browser's worth of HTTP: cookies, the login form, a table's entry
+form filled in and posted as the page holds it. Used by tests/test_hall.py and by the
+measurement `python -m tests.hall_load` (20 scorekeepers at once against the served site).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+START_SECONDS = 300  # `make hall` may have packages to install first
+LEFT_OUT = ("DEBUG", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Hall:
+    """`make hall` serving from ``folder`` on a free port of 127.0.0.1."""
+
+    def __init__(self, folder: Path, **env: str):
+        self.folder = folder
+        self.port = free_port()
+        self.backups = folder / "backups"
+        self.backups.mkdir(parents=True, exist_ok=True)
+        base = {k: v for k, v in os.environ.items() if k not in LEFT_OUT}
+        self.env = {
+            **base,
+            "DATABASE_URL": f"sqlite:///{folder / 'hall.sqlite3'}",
+            "HOST": f"127.0.0.1:{self.port}",
+            "BACKUP_DIR": str(self.backups),
+            "HALL_SECRET_KEY_FILE": str(folder / "secret-key"),
+            "STATIC_ROOT": str(folder / "static"),
+            **env,
+        }
+        self.output: list[str] = []
+        self.process: subprocess.Popen | None = None
+
+    def __enter__(self) -> Hall:
+        self.process = subprocess.Popen(  # noqa: S603 (the README's own command)
+            ["make", "--no-print-directory", "hall"],  # noqa: S607
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("make hall stopped:\n" + "".join(self.output))
+            if "Phones open:" in "".join(self.output):
+                try:
+                    if Phone(self.port).get("/healthz")[1] == b"ok":
+                        return self
+                except (OSError, http.client.HTTPException):
+                    pass
+            time.sleep(0.3)
+        self.__exit__()
+        raise RuntimeError("make hall did not answer in time:\n" + "".join(self.output))
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.output.append(line)
+
+    def __exit__(self, *exc) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+    @property
+    def director_password(self) -> str:
+        found = re.search(r"user 'director', password '([^']+)'", "".join(self.output))
+        assert found, "make hall printed no director password"
+        return found.group(1)
+
+    def manage(self, *args: str, stdin: str | None = None) -> str:
+        """``manage.py ARGS`` against the served database, as the hall's settings read it."""
+        result = subprocess.run(  # noqa: S603
+            [str(ROOT / ".venv/bin/python"), "manage.py", *args],
+            cwd=ROOT,
+            env={**self.env, "HALL": "1", "DEBUG": "0", "TIME_ZONE": "UTC"},
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode:
+            raise RuntimeError(result.stderr)
+        return result.stdout
+
+
+class Form(HTMLParser):
+    """The forms of a page: each one's attributes and its fields as the page fills them."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.forms: list[dict] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({**a, "fields": {}})
+        elif tag == "input" and self.forms and a.get("name"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.forms[-1]["fields"].setdefault(a["name"], a.get("value") or "")
+
+    def named(self, **attrs) -> dict | None:
+        for form in self.forms:
+            if all(form.get(k) == v for k, v in attrs.items()):
+                return form
+        return None
+
+
+class Phone:
+    """A phone's browser on the hall's Wi-Fi: plain HTTP, cookies kept."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.host = f"127.0.0.1:{port}"
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: dict | None = None):
+        headers = {"Host": self.host, "User-Agent": "hall-phone"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        data = None
+        if body is not None:
+            data = urlencode(body).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Origin"] = f"http://{self.host}"
+            headers["Referer"] = f"http://{self.host}{path}"
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        try:
+            connection.request(method, path, body=data, headers=headers)
+            response = connection.getresponse()
+            content = response.read()
+        finally:
+            connection.close()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response, content
+
+    def get(self, path: str):
+        return self.request("GET", path)
+
+    def log_in(self, username: str, password: str) -> None:
+        _, content = self.get("/accounts/login/")
+        form = next(f for f in Form(content.decode()).forms if "password" in f["fields"])
+        fields = {**form["fields"], "username": username, "password": password}
+        response, content = self.request("POST", "/accounts/login/", fields)
+        if response.status != 302:
+            raise AssertionError(f"log-in as {username}: {response.status} {content[:300]!r}")
+
+    def save_round(self, entry: str, pips: list[int]) -> int | None:
+        """Open the table's entry page, type ``pips`` in its players' fields (in the page's
+        order) and post the form as it is; the answer's status, or None when the table
+        takes no more rounds."""
+        response, content = self.get(entry)
+        if response.status != 200:
+            return response.status
+        form = Form(content.decode()).named(id="round-form")
+        if form is None:
+            return None
+        fields = dict(form["fields"])
+        players = [name for name in fields if re.fullmatch(r"p\d+", name)]
+        for name, value in zip(players, pips, strict=False):
+            fields[name] = str(value)
+        return self.request("POST", entry, fields)[0].status
+
+
+# The event the hall's scorekeepers play: 80 players at 20 tables of 4, untimed; one
+# scorekeeper login per table (scorekeeper01..20, the password given), printed as
+# "slug" then "username table-entry-path" lines.
+SETUP = """
+from django.contrib.auth import get_user_model
+from tests.factories import make_event, make_players, seat
+from tournament.models import Table
+User = get_user_model()
+director = User.objects.get(username="director")
+event = make_event(director, name="Hall Trial", game_minutes=None)
+make_players(event, count={players})
+stage = seat(event)
+print(event.slug)
+for table in Table.objects.filter(stage=stage).order_by("number"):
+    user = User.objects.create_user(f"scorekeeper{{table.number:02d}}", password={password!r})
+    table.scorekeepers.add(user)
+    entry = f"/director/e/{{event.slug}}/{{stage.number}}/table/{{table.number}}/enter/"
+    print(user.username, entry)
+"""
+
+COUNT = """
+from scoring.models import Round
+from tournament.models import Table
+for table in Table.objects.filter(stage__event__slug={slug!r}).order_by("number"):
+    numbers = sorted(Round.objects.filter(table=table).values_list("number", flat=True))
+    print(table.number, ",".join(map(str, numbers)))
+"""
+
+
+def hall_event(hall: Hall, tables: int, password: str) -> tuple[str, list[tuple[str, str]]]:
+    """Make the trial event on the served database: its slug and (username, entry path)."""
+    out = hall.manage(
+        "shell", "--no-imports", "-c", SETUP.format(players=4 * tables, password=password)
+    )
+    lines = out.strip().splitlines()
+    return lines[0], [tuple(line.split()) for line in lines[1:]]
+
+
+def rounds_stored(hall: Hall, slug: str) -> dict[int, list[int]]:
+    out = hall.manage("shell", "--no-imports", "-c", COUNT.format(slug=slug))
+    stored = {}
+    for line in out.strip().splitlines():
+        number, _, numbers = line.partition(" ")
+        stored[int(number)] = [int(n) for n in numbers.split(",") if n]
+    return stored
+
+
+def scorekeepers_at_once(
+    port: int, keepers: list[tuple[str, str]], password: str, rounds: int = 13
+) -> list[list[tuple[int | None, float]]]:
+    """Every scorekeeper logs in on their own phone, then all save their table's rounds at
+    the same moment: per scorekeeper, each save's (status, seconds)."""
+    barrier = threading.Barrier(len(keepers))
+    results: list = [None] * len(keepers)
+
+    def keeper(i: int, username: str, entry: str) -> None:
+        try:
+            phone = Phone(port)
+            phone.log_in(username, password)
+            barrier.wait(120)
+            answers = []
+            for n in range(rounds):
+                started = time.monotonic()
+                status = phone.save_round(entry, [0, 5 + n, 9 + i % 7, 21])
+                answers.append((status, time.monotonic() - started))
+            results[i] = answers
+        except BaseException as error:  # noqa: BLE001 (reported by the caller)
+            results[i] = error
+
+    threads = [threading.Thread(target=keeper, args=(i, u, e)) for i, (u, e) in enumerate(keepers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(600)
+    return results

@@ -1,0 +1,162 @@
+"""Every page of the site, for a director and for the public, with events in every state,
+on a wide screen and on a 320 px phone: no WCAG 2.2 A/AA violation that axe-core finds, and
+no sideways scrolling of the page (a wide table scrolls inside its own scroller).
+
+The checks themselves run in every page any browser test opens (tests/a11y_check.js, failed by
+the ``accessible_pages`` fixture in conftest.py); this test makes sure every page is opened.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from scoring.eventfile import import_event
+from scoring.models import Infraction
+from tests import browser as b
+from tests.factories import make_director, make_event, make_players, seat
+from tournament.clock_store import call_time, start_clock
+from tournament.models import StageKind, Table
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Long-pass-phrase-42"
+DATA = b.Path(__file__).resolve().parent / "data"
+# An event in each state a tournament goes through, from event files of demo size.
+FILES = {
+    "rounds": "demo-event.json",  # Game 1 with rounds entered and infractions logged
+    "called": "demo-event.json",  # the same with time called on Game 1's clock
+    "closed": "advancement-playoff.json",  # every stage closed, a playoff played
+    "playoff": "nvso-tie-for-gold-bronze-pending.json",  # a bronze playoff to play
+    "medals": "playoff-medals-with-replay.json",  # medals after playoffs and a replay
+}
+WIDE = {"viewport": {"width": 1280, "height": 800}}
+NARROW = {"viewport": {"width": 320, "height": 640}}
+
+SITE = ["/", "/records/", "/accounts/login/", "/e/nowhere/"]
+EVENT = ["/e/{e}/", "/e/{e}/find/?q=Player", "/e/{e}/bracket/", "/e/{e}/results/"]
+STAGE = ["/e/{e}/{s}/", "/e/{e}/{s}/seating/", "/e/{e}/{s}/clock/", "/e/{e}/{s}/table/1/"]
+DIRECTOR_SITE = ["/director/tables/", "/director/new/", "/director/import/"]
+DIRECTOR_EVENT = [
+    "/director/e/{e}/edit/",
+    "/director/e/{e}/players/",
+    "/director/e/{e}/players/import/",
+    "/director/e/{e}/desk/",
+    "/director/e/{e}/delete/",
+    "/director/e/{e}/scorekeepers/",
+    "/director/e/{e}/history/",
+    "/director/e/{e}/infractions/",
+]
+DIRECTOR_STAGE = [
+    "/director/e/{e}/{s}/dashboard/",
+    "/director/e/{e}/{s}/close/",
+    "/director/e/{e}/{s}/reopen/",
+    "/director/e/{e}/{s}/table/1/enter/",
+    "/director/e/{e}/{s}/table/1/infraction/",
+]
+DIRECTOR_ROUND = [
+    "/director/e/{e}/{s}/table/1/round/{r}/correct/",
+    "/director/e/{e}/{s}/table/1/round/{r}/remove/",
+]
+
+
+@pytest.fixture
+def events(browser, live_server, transactional_db):
+    """A director "desk" and their events, one in each state, with what the pages need."""
+    director = make_director("desk", PASSWORD)
+    seated = make_event(director, name="Seated Games", slug="seated")
+    make_players(seated, count=18)
+    game1 = seat(seated)
+    start_clock(game1, director, now=timezone.now() - timedelta(minutes=57))  # its last minutes
+    made = [seated]
+    for slug, name in FILES.items():
+        made.append(import_event((DATA / name).read_bytes(), director=director, slug=slug))
+    rounds = made[1]
+    rounds.table_entry = True  # its tables' phones enter rounds (the code on the sheet)
+    rounds.save()
+    called = made[2].stages.get(number=1)
+    start_clock(called, director)
+    call_time(called, director)
+    return {"url": live_server.url, "director": director, "events": made}
+
+
+def pages_of(events, director: bool) -> list[str]:
+    """Every page of the site, for each event and each of its stages (first and last)."""
+    paths = list(SITE) + (DIRECTOR_SITE if director else [])
+    paths.append("/t/WRONGCODE/")  # a code that opens no table
+    for event in events:
+        e = event.slug
+        paths += [p.format(e=e) for p in EVENT + (DIRECTOR_EVENT if director else [])]
+        player = event.players.order_by("pk").first()
+        paths.append(f"/e/{e}/player/{player.pk}/")
+        if director:
+            paths.append(f"/director/e/{e}/players/{player.pk}/uncheck/")
+            paths.append(f"/director/e/{e}/players/{player.pk}/")
+        stages = list(event.stages.order_by("number"))
+        for stage in {stages[0], stages[-1]}:
+            s = stage.number
+            table = Table.objects.filter(stage=stage, number=1).first()  # once seated
+            paths += [p.format(e=e, s=s) for p in STAGE if table or "table/" not in p]
+            if not director:
+                continue
+            paths += [p.format(e=e, s=s) for p in DIRECTOR_STAGE if table or "table/" not in p]
+            if stage.kind == StageKind.PLAYOFF:
+                paths.append(f"/director/e/{e}/{s}/remove-playoff/")
+            first = table and table.rounds.order_by("pk").first()
+            if first:
+                paths += [p.format(e=e, s=s, r=first.number) for p in DIRECTOR_ROUND]
+        if director:
+            infraction = Infraction.objects.filter(table__stage__event=event).first()
+            if infraction:
+                paths.append(f"/director/e/{e}/infractions/{infraction.pk}/")
+    return paths
+
+
+@pytest.mark.parametrize("screen", [WIDE, NARROW], ids=["1280px", "320px"])
+@pytest.mark.parametrize("director", [False, True], ids=["public", "director"])
+def test_every_page_is_accessible_and_fits_the_screen(events, pages, screen, director):
+    page = pages(**screen)
+    if director:
+        page.goto(events["url"] + "/accounts/login/")
+        b.log_in(page, "desk", PASSWORD)
+    paths = pages_of(events["events"], director)
+    opened = []
+    for path in paths:
+        response = page.goto(events["url"] + path)
+        b.settle([page])
+        # Checked under the site's Content-Security-Policy (conftest.py fails any violation).
+        checked = page.evaluate("window.__a11yState")
+        policy = "script-src 'self'" in response.headers["content-security-policy"]
+        opened.append((path, response.status, checked, policy))
+    missing = ("/e/nowhere/", "/t/WRONGCODE/")
+    expected = [(p, 404 if p in missing else 200, "done", True) for p in paths]
+    assert opened == expected
+    assert len(opened) >= (150 if director else 60)
+
+    # A table's phone: the code on the sheet, then the table's entry.
+    code = Table.objects.get(stage__event__slug="rounds", stage__number=1, number=1).code
+    page.goto(f"{events['url']}/t/{code}/")
+    with page.expect_navigation():
+        page.locator("#join-table").click()
+    assert page.url == f"{events['url']}/t/{code}/enter/"
+    b.settle([page])
+    assert page.evaluate("window.__a11yState") == "done"
+
+
+# Served in place of the site (no Content-Security-Policy): an image with no text, and a block
+# 400 px wide, which fits a wide screen and not a 320 px one.
+BAD_PAGE = """<!doctype html><html lang="en"><head><title>Bad</title></head><body>
+<main><h1>A bad page</h1><img src="/static/none.png"><div style="width: 400px">x</div></main>
+</body></html>"""
+
+
+def test_the_check_catches_a_page_that_breaks_the_standard(events, pages):
+    page = pages(**WIDE)
+    page.route("**/bad/", lambda route: route.fulfill(body=BAD_PAGE, content_type="text/html"))
+    page.goto(events["url"] + "/bad/")
+    b.settle([page])
+    found, b.A11Y_PROBLEMS[:] = list(b.A11Y_PROBLEMS), []
+    assert len(found) == 2, found
+    assert "image-alt (critical)" in found[0]
+    assert "scrolls sideways at 320 px: scrollWidth 408 > clientWidth 320" in found[1]
+    assert "past the edge: div" in found[1]

@@ -1,0 +1,55 @@
+"""The check-in desk on a phone (issue 13): a director types part of a name without accents,
+the list narrows as they type, one tap checks the player in, the counts follow; nothing
+scrolls sideways at 390 pixels."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import browser as b
+from tests.factories import make_director, make_event, make_players
+from tournament.models import Player
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Long-pass-phrase-42"
+
+
+@pytest.fixture
+def desk_site(browser, live_server, transactional_db):
+    director = make_director("deskboss", PASSWORD)
+    event = make_event(director, name="Desk Open", slug="desk")
+    make_players(event, count=200, checked_in=False)
+    make_players(event, ["José Núñez", "Zoë Ångström", "Jürgen Müller"], checked_in=False)
+    return {"url": live_server.url, "event": event}
+
+
+def test_check_in_with_search_on_a_phone(desk_site, pages):
+    page = pages(**b.PHONE)
+    page.goto(desk_site["url"] + "/director/e/desk/desk/")
+    b.log_in(page, "deskboss", PASSWORD)
+    expect(page.get_by_role("heading", name="Check-in desk")).to_be_visible()
+    rows = page.locator("#desk-list .desk-row")
+    expect(rows).to_have_count(203)
+    expect(page.locator('[data-count="registered"]')).to_have_text("203")
+
+    page.get_by_label("Search a player").press_sequentially("jose nun")
+    visible = page.locator("#desk-list .desk-row:not(.d-none)")
+    expect(visible).to_have_count(1)
+    expect(visible).to_contain_text("José Núñez")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    button = visible.get_by_role("button", name="José Núñez")
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
+    assert Player.objects.get(name="José Núñez").checked_in
+
+    page.get_by_label("Search a player").fill("muller")
+    expect(visible).to_have_count(1)
+    expect(visible).to_contain_text("Jürgen Müller")
+    page.screenshot(path=b.artifact("desk-phone.png"))
+    # A tap on an accidental check-in takes it back.
+    page.get_by_label("Search a player").fill("NÚÑEZ")
+    visible.get_by_role("button", name="José Núñez").click()
+    expect(page.locator('[data-count="checked_in"]')).to_have_text("0")
+    assert not Player.objects.get(name="José Núñez").checked_in

@@ -1,0 +1,60 @@
+"""Live pages (issue 14): a round saved at a table shows on a phone already open on the
+standings within 5 seconds, without reloading the page and without moving it.
+
+Drives Debian's Chromium through Playwright against pytest-django's live server; see
+tests/browser.py. The site's own refresh interval (LIVE_REFRESH_SECONDS) is used.
+"""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import browser as b
+from tests.factories import make_director, make_event, make_players, seat
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Long-pass-phrase-42"
+
+
+@pytest.fixture
+def site(browser, live_server, transactional_db):
+    """Spring Games: 40 players seated at ten tables of Game 1, a director "desk"."""
+    director = make_director("desk", PASSWORD)
+    event = make_event(director, name="Spring Games", slug="spring")
+    make_players(event, count=40)
+    stage = seat(event)
+    return {"url": live_server.url, "table": stage.tables.get(number=1)}
+
+
+def test_a_saved_round_shows_on_an_open_phone_within_5_seconds(site, pages):
+    players = [s.player for s in site["table"].seats.select_related("player").order_by("position")]
+    phone = pages(**b.PHONE)
+    phone.goto(site["url"] + "/e/spring/1/")
+    expect(phone.locator("table#standings tbody tr")).to_have_count(40)
+    phone.evaluate("window.notReloaded = true")
+    phone.evaluate("window.scrollTo(0, 600)")
+    scrolled = phone.evaluate("window.scrollY")
+    assert scrolled > 0
+    last = phone.locator("#standings tr", has_text=players[3].name).locator("td").nth(4)
+    expect(last).to_have_text("—")  # no round yet
+    requests = []
+    phone.on("request", lambda request: requests.append(request.url))
+
+    desk = pages()  # another context: the director at the table's entry page
+    desk.goto(site["url"] + "/director/e/spring/1/table/1/enter/")
+    b.log_in(desk, "desk", PASSWORD)
+    for player, value in zip(players, [0, 25, 9, 41], strict=True):
+        desk.locator(f"input[name=p{player.pk}]").fill(str(value))
+    with desk.expect_navigation():
+        desk.get_by_role("button", name="Save round 12-12").click()
+    saved = time.monotonic()
+
+    expect(last).to_have_text("41", timeout=5_000)
+    assert time.monotonic() - saved <= 5.5
+    expect(phone.locator("#live-tables")).to_contain_text("1 round")
+    assert phone.evaluate("window.notReloaded") is True  # swapped in place, not reloaded
+    assert phone.evaluate("window.scrollY") == scrolled
+    assert any("version.json" in url for url in requests)
+    phone.screenshot(path=b.artifact("standings-live-phone.png"))

@@ -1,0 +1,102 @@
+"""Players score their own table in real browsers (issue 15): a director and two phones of one
+table. The phones open the table from the QR code read off the printed sheet."""
+
+import io
+
+import pdfplumber
+import pytest
+import zxingcpp
+from playwright.sync_api import expect
+
+from scoring.models import Round
+from tests import browser as b
+from tests.factories import make_director, make_event, make_players, play, seat
+from tournament.models import Event
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a-Long-pass-phrase-42"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def site(browser, live_server, transactional_db):
+    director = make_director("desk", PASSWORD)
+    event = make_event(director, name="Spring Games", slug="spring")
+    Event.objects.filter(pk=event.pk).update(table_entry=True)
+    make_players(event, count=8)
+    stage = seat(event)
+    one, two = stage.tables.order_by("number")
+    play(one, 11, user=director)  # 12-12 to 2-2: the phones enter 1-1 and 0-0
+    play(two, 13, user=director)
+    return {"url": live_server.url, "table": one, "stage": stage}
+
+
+def qr_urls(pdf_bytes: bytes) -> list[str]:
+    """What the QR code on each page of a sheets PDF says, read off the rendered page."""
+    urls = []
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        for page in pdf.pages:
+            image = page.to_image(resolution=200).original
+            urls += [found.text for found in zxingcpp.read_barcodes(image)]
+    return urls
+
+
+def enter_round(page, values):
+    cells = page.locator(".round-cells input")
+    for i, value in enumerate(values):
+        cells.nth(i).fill(str(value))
+    page.get_by_role("button", name="Save the round").click()
+
+
+def test_two_phones_score_a_table_from_its_sheet_and_the_director_closes(site, pages):
+    table = site["table"]
+    director = pages()
+    director.goto(site["url"] + "/director/e/spring/1/close/")
+    b.log_in(director, "desk", PASSWORD)
+    sheets = director.request.get(site["url"] + "/e/spring/1/blank-sheets.pdf")
+    urls = qr_urls(sheets.body())
+    assert urls[0] == f"{site['url']}/t/{table.code}/"  # the first page is table 1's
+
+    first, second = pages(**PHONE), pages(**PHONE)
+    for phone in (first, second):
+        phone.goto(urls[0])
+        for seat_ in table.seats.select_related("player"):  # the table's players first
+            expect(phone.locator("#table-players")).to_contain_text(seat_.player.name)
+        phone.get_by_role("button", name="Yes, this is our table").click()
+        expect(phone.get_by_role("heading", name="Round 1-1")).to_be_visible()
+
+    # The first phone enters 1-1; the second confirms it.
+    enter_round(first, [0, 5, 6, 7])
+    expect(first.locator(".awaiting")).to_be_visible()
+    second.reload()
+    second.get_by_role("button", name="Confirm: these are our pips").click()
+    expect(second.get_by_text("Round 1-1 confirmed.")).to_be_visible()
+    assert not Round.objects.get(table=table, engine=1).awaiting_confirmation
+
+    # The first phone enters 0-0 wrong; the second sends it back with a note.
+    first.reload()
+    enter_round(first, [0, 50, 6, 7])
+    expect(first.locator(".awaiting")).to_be_visible()
+    second.reload()
+    second.get_by_label("Or send it back, saying what is wrong").fill("Bo had 5, not 50")
+    second.get_by_role("button", name="Send back").click()
+    first.reload()
+    expect(first.locator("#sent-back")).to_contain_text("Bo had 5, not 50")
+    enter_round(first, [0, 5, 6, 7])
+    expect(first.locator(".awaiting")).to_be_visible()
+
+    # The director's close waits for the unconfirmed round, then closes with a reason.
+    director.goto(site["url"] + "/director/e/spring/1/close/")
+    expect(director.locator("#unconfirmed")).to_contain_text("not confirmed")
+    director.get_by_role("button", name="Confirm: close Game 1").click()
+    expect(director.get_by_text("not confirmed").first).to_be_visible()
+    site["stage"].refresh_from_db()
+    assert not site["stage"].closed
+    director.get_by_label("Confirm them first, or give the reason").fill("Pips agreed at the desk")
+    director.get_by_role("button", name="Confirm: close Game 1").click()
+    site["stage"].refresh_from_db()
+    assert site["stage"].closed
+    # A closed stage's code no longer opens the table.
+    first.goto(urls[0])
+    expect(first.locator("#code-refused")).to_be_visible()

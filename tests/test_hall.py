@@ -1,0 +1,92 @@
+"""`make hall` (issue 20): the README's command serves the hall's network over plain HTTP with
+DEBUG off; a phone opens a page, the director logs in, a round is saved through the form and
+backed up; then twenty scorekeepers save their tables' 13 rounds at once against the served
+process, on SQLite: no error, every round stored once."""
+
+import json
+import time
+
+import pytest
+
+from tests.hall import Hall, Phone, hall_event, rounds_stored, scorekeepers_at_once
+
+PASSWORD = "hall-trial-pass-phrase-7"  # noqa: S105 (a throwaway database's logins)
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    with Hall(tmp_path_factory.mktemp("hall")) as served:
+        yield served
+
+
+def test_make_hall_serves_the_site_over_plain_http_with_debug_off(hall):
+    output = "".join(hall.output)
+    assert f"http://127.0.0.1:{hall.port}/" in output.split("Phones open:", 1)[1]
+    phone = Phone(hall.port)
+    response, content = phone.get("/e/demo/")
+    assert response.status == 200  # no redirect to HTTPS
+    assert "Strictly-Transport-Security" not in dict(response.getheaders())
+    response, content = phone.get("/e/demo/no-such-page/")
+    assert response.status == 404 and b"Traceback" not in content  # DEBUG is off
+    response, content = phone.get("/static/css/site.css")
+    assert response.status == 200 and b"{" in content  # static files served
+    assert (hall.folder / "secret-key").stat().st_mode & 0o077 == 0  # made, the owner's only
+
+
+def test_the_director_logs_in_and_saves_a_round_through_the_hall(hall):
+    phone = Phone(hall.port)
+    phone.log_in("director", hall.director_password)
+    assert "csrftoken" in phone.cookies and "sessionid" in phone.cookies
+    saved = None
+    for table in range(1, 30):
+        status = phone.save_round(f"/director/e/demo/1/table/{table}/enter/", [0, 7, 14, 21])
+        if status is not None:
+            saved = (table, status)
+            break
+    assert saved and saved[1] == 302, saved
+    written = backed_up(hall.backups / "demo")  # an event's first change is written at once
+    assert written, "no backup after the save"
+    rounds = [
+        r
+        for s in json.loads(written[-1].read_text())["stages"]
+        for t in s["tables"]
+        for r in t["rounds"]
+    ]
+    assert any(list(r["pips"].values()) == [0, 7, 14, 21] for r in rounds)
+
+
+def backed_up(folder, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        written = sorted(folder.glob("*.json"))
+        if written:
+            return written
+        time.sleep(0.2)
+    return []
+
+
+def test_twenty_scorekeepers_save_their_tables_at_once_through_the_hall(hall):
+    slug, keepers = hall_event(hall, tables=20, password=PASSWORD)
+    assert len(keepers) == 20
+    results = scorekeepers_at_once(hall.port, keepers, PASSWORD, rounds=13)
+    for answers in results:
+        assert not isinstance(answers, BaseException), repr(answers)
+        assert [status for status, _ in answers] == [302] * 13, answers
+    stored = rounds_stored(hall, slug)
+    assert stored == {n: list(range(1, 14)) for n in range(1, 21)}
+
+
+def test_stopping_the_hall_backs_up_the_changes_still_waiting_for_their_turn(tmp_path):
+    with Hall(tmp_path, HALL_WORKERS="1") as served:
+        phone = Phone(served.port)
+        phone.log_in("director", served.director_password)
+        entry = "/director/e/demo/1/table/1/enter/"
+        assert phone.save_round(entry, [0, 7, 14, 21]) == 302  # backed up at once
+        assert backed_up(served.backups / "demo")
+        assert phone.save_round(entry, [0, 1, 2, 3]) == 302  # its turn is 30 s away
+        assert len(backed_up(served.backups / "demo")) == 1
+    written = sorted((served.backups / "demo").glob("*.json"))  # Ctrl+C: the server stopped
+    assert len(written) == 2
+    last = json.loads(written[-1].read_text())
+    rounds = [r for t in last["stages"][0]["tables"] for r in t["rounds"]]
+    assert [0, 1, 2, 3] in [list(r["pips"].values()) for r in rounds]

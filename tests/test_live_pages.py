@@ -1,0 +1,180 @@
+"""Public pages rendered once per change (issue 14): every kind of write shows on the next GET
+(no stale cache), an unchanged page is a 304, and live pages fetch only their changed parts."""
+
+import pytest
+from django.test import Client
+
+from scoring.infractions import change_infraction, log_infraction
+from scoring.models import Round
+from scoring.seats import move_player
+from scoring.services import correct_round, end_game, remove_round, reopen_game
+from scoring.sheets import table_sheet
+from tests.test_standings import shown_rows
+from tournament.clock_store import call_time, start_clock
+from tournament.models import Table
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["/e/spring/1/", "/e/spring/bracket/", "/e/spring/results/", "/e/spring/1/table/1/"]
+
+
+@pytest.fixture
+def played(director_client, seated):
+    """Two tables of Game 1, one round entered at each through the entry form; every public
+    page already rendered once (and so kept)."""
+    for number, values in [(1, [0, 10, 20, 30]), (2, [5, 0, 15, 25])]:
+        table = Table.objects.get(stage=seated, number=number)
+        enter(director_client, table, values)
+    public = Client()
+    for path in PAGES:
+        assert public.get(path).status_code == 200
+    return seated
+
+
+def enter(client, table, values):
+    players = table_sheet(table).players
+    url = f"/director/e/spring/1/table/{table.number}/enter/"
+    form = {f"p{p.pk}": v for p, v in zip(players, values, strict=True)}
+    assert client.post(url, form).status_code == 302
+    return players
+
+
+def standings() -> dict[str, list[str]]:
+    """Player name -> the row the public standings show (place, name, table, rounds, ...)."""
+    page = Client().get("/e/spring/1/").content.decode()
+    return {row[1]: row for row in shown_rows(page)}
+
+
+def table_one():
+    return Table.objects.get(stage__event__slug="spring", number=1)
+
+
+def test_a_round_saved_through_the_form_shows_on_every_page(director_client, played):
+    players = enter(director_client, table_one(), [7, 0, 1, 2])
+    assert standings()[players[0].name][3:5] == ["2", "7"]  # rounds played, total
+    public = Client()
+    sheet = public.get("/e/spring/1/table/1/").content.decode()
+    assert f'data-player="{players[0].pk}">7<' in sheet
+    bracket = public.get("/e/spring/bracket/").content.decode()
+    results = public.get("/e/spring/results/").content.decode()
+    assert f"{players[3].name}" in bracket and ">32<" in bracket  # 30 + 2
+    assert '<td class="text-end">32</td>' in results
+
+
+def test_a_correction_shows_at_once(director, played):
+    round_ = Round.objects.get(table=table_one(), number=1)
+    players = table_sheet(table_one()).players
+    fixed = dict(zip([p.pk for p in players], [0, 12, 20, 30], strict=True))
+    correct_round(round_, fixed, director, "Miscounted")
+    assert standings()[players[1].name][4] == "12"
+
+
+def test_a_removed_round_shows_at_once(director, played):
+    first = table_sheet(table_one()).players[0]
+    remove_round(Round.objects.get(table=table_one(), number=1), director, "Typed twice")
+    assert standings()[first.name][3:5] == ["0", "—"]  # no round: no total yet
+
+
+def test_an_infraction_and_its_voiding_show_at_once(director, played):
+    first = table_sheet(table_one()).players[0]
+    logged = log_infraction(table_one(), first, 11, "out_of_turn", "", director)
+    assert standings()[first.name][5] == "1"
+    change_infraction(logged, "void", "Misread", director)
+    assert standings()[first.name][5] == "0"
+
+
+def test_a_player_moved_shows_at_once(director, played):
+    other = Table.objects.get(stage=played, number=2)
+    Round.objects.filter(table__stage=played).delete()  # moves are for tables not yet playing
+    first = table_sheet(table_one()).players[0]
+    move_player(played, first, other, director)
+    assert standings()[first.name][2] == "2"
+
+
+def test_game_over_and_reopened_show_on_the_tables(director, played):
+    start_clock(played, director)
+    call_time(played, director)
+    end_game(table_one(), 1, director)
+    tables = Client().get("/e/spring/1/").content.decode().split('id="live-tables"')[1]
+    assert tables.count("finished") == 1
+    reopen_game(table_one(), director, "Marked by mistake")
+    tables = Client().get("/e/spring/1/").content.decode().split('id="live-tables"')[1]
+    assert "finished" not in tables
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_an_unchanged_page_is_a_304_until_a_round_is_saved(director_client, played, path):
+    public = Client()
+    first = public.get(path)
+    etag = first.headers["ETag"]
+    assert first.status_code == 200 and "no-cache" in first.headers["Cache-Control"]
+    again = public.get(path, headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["ETag"] == etag
+    enter(director_client, table_one(), [7, 0, 1, 2])
+    changed = public.get(path, headers={"if-none-match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_a_director_always_gets_the_page_itself(director_client, played):
+    response = director_client.get("/e/spring/1/")
+    assert "ETag" not in response.headers
+    assert director_client.get("/e/spring/1/", headers={"if-none-match": "*"}).status_code == 200
+
+
+def test_the_version_endpoint_says_when_the_event_changed(director_client, played):
+    before = Client().get("/e/spring/version.json")
+    assert before.headers["Cache-Control"].startswith("max-age=0")
+    enter(director_client, table_one(), [7, 0, 1, 2])
+    after = Client().get("/e/spring/version.json").json()["version"]
+    assert after == before.json()["version"] + 1
+    assert Client().get("/e/nowhere/version.json").status_code == 404
+
+
+def test_htmx_gets_only_the_part_it_asks_for(director_client, played):
+    page = Client().get("/e/spring/1/").content.decode()
+    assert 'hx-trigger="live-changed from:body"' in page and 'data-version-url="/e/spring/' in page
+    part = Client().get(
+        "/e/spring/1/", headers={"hx-request": "true", "hx-target": "live-standings"}
+    )
+    html = part.content.decode()
+    assert (
+        html.lstrip().startswith('<div class="table-container table-responsive"')
+        and "<nav" not in html
+    )
+    assert len(shown_rows(html)) == 8
+    tables = Client().get(
+        "/e/spring/1/", headers={"hx-request": "true", "hx-target": "live-tables"}
+    )
+    assert tables.content.decode().count("card-body") == 2
+    sheet = Client().get(
+        "/e/spring/1/table/1/", headers={"hx-request": "true", "hx-target": "live-sheet"}
+    )
+    assert "<nav" not in sheet.content.decode() and "data-player=" in sheet.content.decode()
+
+
+def test_a_name_corrected_in_the_admin_shows_at_once(played):
+    from django.contrib.auth import get_user_model
+
+    admin = Client()
+    admin.force_login(get_user_model().objects.create_superuser("root", password="x-Long-42"))
+    player = table_sheet(table_one()).players[0]
+    form = {"name": "Renamed Player", "event": player.event_id, "ref": "", "club": ""}
+    form.update(division="", checked_in="on")
+    response = admin.post(f"/admin/tournament/player/{player.pk}/change/", form)
+    assert response.status_code == 302
+    assert "Renamed Player" in standings()
+    url = f"/admin/scoring/round/{Round.objects.get(table=table_one()).pk}/delete/"
+    assert admin.post(url, {"post": "yes"}).status_code == 302
+    assert standings()["Renamed Player"][3] == "0"
+
+
+def test_saving_the_event_never_takes_its_version_back(director, played):
+    from tournament.models import Event
+    from tournament.services import update_event
+
+    stale = Event.objects.get(slug="spring")
+    log_infraction(table_one(), table_sheet(table_one()).players[0], 11, "other", "", director)
+    newer = Event.objects.get(slug="spring").version
+    stale.venue = "Hall B"
+    update_event(stale, director)
+    assert Event.objects.get(slug="spring").version == newer + 1

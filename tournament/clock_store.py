@@ -1,0 +1,394 @@
+"""A stage's clock in the database: load it, press its buttons, read it, and what it leaves
+score entry once time is called (PRODUCT.md §5).
+
+tournament/clock.py does the arithmetic on a ``Clock`` value; this module is the thin shell:
+``stage_clock`` loads the facts a ``Stage`` row stores, the four button functions save a
+transition and the ``ClockEvent`` that says who pressed it, in one transaction with the stage
+row locked, and ``entry_after_time`` says what a table may enter once time is called.
+
+A clock that runs out calls time by itself: nothing is written then; every reader computes it
+from the start, the pauses and the limit (``Clock.effective_time_called_at``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateformat import time_format
+from django.utils.translation import gettext as _
+
+from tournament.clock import ZERO, Clock, ClockError, ClockState
+from tournament.history import claim, log_action
+from tournament.models import ClockAction, ClockEvent, Stage
+from tournament.rules import confirm_after_time
+
+__all__ = [
+    "ClockError",
+    "add_minutes",
+    "undo_call_time",
+    "ClockReading",
+    "TimeCalledEntry",
+    "call_time",
+    "entry_after_time",
+    "pause_clock",
+    "read_clock",
+    "resume_clock",
+    "stage_clock",
+    "start_clock",
+]
+
+LAST_MINUTES = 5
+_FIELDS = [
+    "clock_started_at",
+    "clock_paused_at",
+    "clock_paused_total",
+    "time_called_at",
+    "clock_added",
+]
+
+
+def stage_clock(stage: Stage) -> Clock:
+    """The stage's clock as stored, with the event's time limit (none: untimed) and any
+    minutes a director added."""
+    minutes = stage.event.game_minutes
+    limit = timedelta(minutes=minutes) + (stage.clock_added or ZERO) if minutes else None
+    return Clock(
+        limit=limit,
+        started_at=stage.clock_started_at,
+        paused_at=stage.clock_paused_at,
+        paused_total=stage.clock_paused_total or ZERO,
+        time_called_at=stage.time_called_at,
+    )
+
+
+def clock_time(moment: datetime) -> str:
+    """A moment as the room's wall clock shows it: 10:42."""
+    return time_format(timezone.localtime(moment), "H:i")
+
+
+# -- the buttons ------------------------------------------------------------------------------
+
+
+def _press(
+    stage: Stage,
+    user,
+    now: datetime | None,
+    action: str,
+    transition,
+    key: str | None = None,
+    *,
+    minutes: int | None = None,
+    reason: str = "",
+    then=None,
+) -> Clock:
+    """Press a clock button: the transition, its ClockEvent and history entry, and ``then``
+    (what else the press changes), once per form key, with the event and stage locked."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage.event.locked()
+        locked = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+        if claim(key, user) is not None:  # the same button press, sent again
+            clock = stage_clock(locked)
+        else:
+            if locked.closed:
+                raise ClockError(_("This stage is closed: its clock can no longer be changed."))
+            before = stage_clock(locked)
+            clock = transition(before, now)
+            locked.clock_started_at = clock.started_at
+            locked.clock_paused_at = clock.paused_at
+            locked.clock_paused_total = clock.paused_total
+            locked.time_called_at = clock.time_called_at
+            if clock.limit != before.limit:
+                locked.clock_added = (locked.clock_added or ZERO) + (clock.limit - before.limit)
+            locked.save(update_fields=_FIELDS)
+            ClockEvent.objects.create(
+                stage=locked, action=action, at=now, by=user, minutes=minutes, reason=reason
+            )
+            log_action(
+                locked.event,
+                f"clock.{action}",
+                user,
+                stage=locked,
+                reason=reason,
+                minutes=minutes,
+            )
+            if then is not None:
+                then(locked)
+    for name in _FIELDS:
+        setattr(stage, name, getattr(locked, name))
+    return clock
+
+
+def start_clock(stage: Stage, user, now: datetime | None = None, key: str | None = None) -> Clock:
+    """Start the stage's clock (once); recorded with who started it."""
+    return _press(stage, user, now, ClockAction.START, Clock.start, key)
+
+
+def pause_clock(stage: Stage, user, now: datetime | None = None, key: str | None = None) -> Clock:
+    """Pause the running clock: the remaining time stays frozen on every screen."""
+    return _press(stage, user, now, ClockAction.PAUSE, Clock.pause, key)
+
+
+def resume_clock(stage: Stage, user, now: datetime | None = None, key: str | None = None) -> Clock:
+    """Resume a paused clock; the pause does not count against the time limit."""
+    return _press(stage, user, now, ClockAction.RESUME, Clock.resume, key)
+
+
+def stop_at_close(locked: Stage, user, now: datetime | None = None) -> None:
+    """Closing a stage ends it: a clock still running (or paused) stops, as time called at
+    the close, so that every screen reads it frozen and "Closed". The caller holds the lock."""
+    now = now or timezone.now()
+    clock = stage_clock(locked)
+    if clock.started_at is None or clock.effective_time_called_at(now) is not None:
+        return
+    stopped = clock.call_time(now)
+    locked.clock_paused_at = stopped.paused_at
+    locked.clock_paused_total = stopped.paused_total
+    locked.time_called_at = stopped.time_called_at
+    locked.save(update_fields=_FIELDS)
+    ClockEvent.objects.create(
+        stage=locked, action=ClockAction.CALL_TIME, at=now, by=user, reason=_("Stage closed")
+    )
+
+
+def call_time(stage: Stage, user, now: datetime | None = None, key: str | None = None) -> Clock:
+    """Call time: no new round starts; the event's rule decides the round in progress."""
+    return _press(stage, user, now, ClockAction.CALL_TIME, Clock.call_time, key)
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ClockError(_("Give the reason."))
+    return reason[:300]
+
+
+def undo_call_time(
+    stage: Stage, user, reason: str, now: datetime | None = None, key: str | None = None
+) -> Clock:
+    """A director takes back time called by mistake: the clock runs on with the time that was
+    left at the call (the minutes since count as a pause). Rounds entered meanwhile stay; the
+    tables whose games were marked over since the call are open again (the call made them)."""
+    return _press(
+        stage,
+        user,
+        now,
+        ClockAction.UNDO_CALL,
+        Clock.undo_call_time,
+        key,
+        reason=_reason(reason),
+        then=lambda locked: locked.tables.filter(game_over_after__isnull=False).update(
+            game_over_after=None
+        ),
+    )
+
+
+def add_minutes(
+    stage: Stage,
+    user,
+    minutes: int,
+    reason: str,
+    now: datetime | None = None,
+    key: str | None = None,
+) -> Clock:
+    """A director lengthens the stage's game, with a reason (a break the clock ran through)."""
+    reason = _reason(reason)
+    return _press(
+        stage,
+        user,
+        now,
+        ClockAction.ADD_MINUTES,
+        lambda clock, _now: clock.add_minutes(minutes),
+        key,
+        minutes=minutes,
+        reason=reason,
+    )
+
+
+# -- score entry after time is called ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeCalledEntry:
+    """Score entry at a table once time has been called, and the sentences that say so.
+
+    Scores may be typed after the call: any round is accepted until the table's game is
+    marked over after its last round (PRODUCT.md §5); a round more than one past what was
+    typed before the call asks for a confirmation (``rules.confirm_after_time``).
+    """
+
+    called_at: datetime
+    round_in_progress: str  # "finish" or "void", the event's rule
+    typed_before: int  # rounds typed by the moment time was called
+    typed: int  # rounds typed now
+    next_engine: int | None
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.next_engine is not None and confirm_after_time(self.typed_before, self.typed)
+
+    @property
+    def message(self) -> str:
+        values = {"at": clock_time(self.called_at)}
+        if self.round_in_progress == "void":
+            rule = _(
+                "Under this event's rules the round in progress does not count: do not enter it."
+            )
+        else:
+            rule = _("The round that was in progress is finished and counts.")
+        return " ".join(
+            [
+                _("Time was called at %(at)s: no new round starts.") % values,
+                str(rule),
+                _(
+                    "Enter the rounds played before the call, then mark the table's game over "
+                    "after its last round."
+                ),
+            ]
+        )
+
+    @property
+    def confirmation(self) -> str:
+        return _(
+            "Round %(n)s was played before time was called (%(before)s round(s) had been "
+            "typed by then)."
+        ) % {"n": self.typed + 1, "before": self.typed_before}
+
+
+def entry_after_time(sheet, now: datetime | None = None) -> TimeCalledEntry | None:
+    """For a table's sheet (scoring.sheets.TableSheet): score entry once time is called.
+
+    ``None`` while time has not been called (by a director or by the clock running out).
+    """
+    stage = sheet.table.stage
+    called_at = stage_clock(stage).effective_time_called_at(now or timezone.now())
+    if called_at is None:
+        return None
+    return TimeCalledEntry(
+        called_at=called_at,
+        round_in_progress=sheet.rules.round_in_progress,
+        typed_before=sum(1 for r in sheet.rounds if r.entered_at <= called_at),
+        typed=len(sheet.rounds),
+        next_engine=sheet.next_engine,
+    )
+
+
+# -- reading the clock on a page --------------------------------------------------------------
+
+
+def _digits(seconds: int) -> str:
+    """Minutes and seconds, minutes unpadded and past 59 if need be: 60:00, 4:59, 0:00."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _state_labels() -> dict[str, str]:
+    return {
+        "not_started": _("Not started"),
+        "running": _("Running"),
+        "paused": _("Paused"),
+        "time_called": _("Time called"),
+        "untimed": _("Running, untimed"),
+        "closed": _("Closed"),
+    }
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """A stage's clock read at one moment: what the pages, the big screen and clock.json show.
+
+    Timed clocks show the time remaining (counting down); untimed ones the time played.
+    """
+
+    stage: Stage
+    clock: Clock
+    now: datetime
+
+    @property
+    def state(self) -> ClockState | Literal["closed"]:
+        """The clock's state; "closed" once the stage is closed (its clock stopped then)."""
+        if self.stage.closed:
+            return "closed"
+        return self.clock.state(self.now)
+
+    @property
+    def timed(self) -> bool:
+        return self.clock.timed
+
+    @property
+    def remaining(self) -> timedelta | None:
+        """Time left; a closed stage keeps what was left when it closed."""
+        if self.stage.closed and self.clock.limit is not None:
+            return max(self.clock.limit - self.elapsed, ZERO)
+        return self.clock.remaining(self.now)
+
+    @property
+    def elapsed(self) -> timedelta:
+        return self.clock.elapsed(self.now)
+
+    @property
+    def called_at(self) -> datetime | None:
+        return self.clock.effective_time_called_at(self.now)
+
+    @property
+    def last_minutes(self) -> bool:
+        return self.clock.in_last_minutes(self.now, LAST_MINUTES)
+
+    @property
+    def shown(self) -> bool:
+        """An untimed stage whose clock was never started shows no clock (as before clocks)."""
+        return self.timed or self.state != "not_started"
+
+    @property
+    def digits(self) -> str:
+        """What the clock face shows: remaining time rounded up, or time played rounded down."""
+        if self.remaining is not None:
+            return _digits(math.ceil(self.remaining.total_seconds()))
+        return _digits(math.floor(self.elapsed.total_seconds()))
+
+    @property
+    def label(self) -> str:
+        """The state in words; once time is called, when: "Time called at 10:42"."""
+        if self.state == "time_called":
+            return _("Time called at %(at)s") % {"at": clock_time(self.called_at)}
+        if self.state == "closed" and self.called_at is not None:
+            return _("Closed (stopped at %(at)s)") % {"at": clock_time(self.called_at)}
+        return _state_labels()[self.state]
+
+    @property
+    def json_url(self) -> str:
+        return reverse("clock_json", args=[self.stage.event.slug, self.stage.number])
+
+    def as_json(self) -> dict:
+        """The clock for clock.json and for the page's json_script, in seconds."""
+        remaining = self.remaining
+        called_at = self.called_at
+        return {
+            "state": self.state,
+            "label": self.label,
+            "timed": self.timed,
+            "remaining": None if remaining is None else remaining.total_seconds(),
+            "elapsed": self.elapsed.total_seconds(),
+            "last_minutes": self.last_minutes,
+            "time_called_at": None if called_at is None else called_at.isoformat(),
+            "time_called_at_text": None if called_at is None else clock_time(called_at),
+            "server_time": self.now.isoformat(),
+        }
+
+    def config(self) -> dict:
+        """What static/js/clock.js needs to count between polls: the reading, its URL, labels."""
+        return {
+            "clock": self.as_json(),
+            "url": self.json_url,
+            "labels": _state_labels(),
+            "last_seconds": LAST_MINUTES * 60,
+        }
+
+
+def read_clock(stage: Stage, now: datetime | None = None) -> ClockReading:
+    return ClockReading(stage=stage, clock=stage_clock(stage), now=now or timezone.now())

@@ -1,0 +1,48 @@
+"""The finals plan of an event as it stands (issue 12): counts the players from the rows and
+asks tournament/finals.py. Reads only."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tournament.finals import FinalsPlan, plan_finals
+from tournament.models import Event, Seat, Stage, StageKind
+
+
+def current_stage(event: Event) -> Stage | None:
+    """The last seated stage that is not a playoff: where the road to the Final stands."""
+    return (
+        event.stages.exclude(kind=StageKind.PLAYOFF)
+        .filter(tables__isnull=False)
+        .order_by("-number")
+        .first()
+    )
+
+
+def event_plans(event: Event, stage: Stage | None = None) -> list[tuple[str, FinalsPlan]]:
+    """(division, plan) for each division, from ``stage`` (default: the current one) to the
+    Final; before anyone is seated, from the players checked in."""
+    rules, options = event.rules, event.finals_options
+    stage = stage or current_stage(event)
+    seats = Seat.objects.filter(stage=stage) if stage is not None else Seat.objects.none()
+    counts = Counter(seats.values_list("player__division", flat=True))
+    if not counts:
+        counts = Counter(event.players.filter(checked_in=True).values_list("division", flat=True))
+        stage = None
+    if stage is None:
+        return [(d, plan_finals(n, rules, options)) for d, n in sorted(counts.items())]
+    semifinals = event.stages.filter(kind=StageKind.SEMIFINAL, number__lt=stage.number).count()
+    return [
+        (
+            division,
+            plan_finals(
+                n,
+                rules,
+                options,
+                first=stage.name,
+                seeded=stage.kind != StageKind.QUALIFYING,
+                semifinals=semifinals,
+            ),
+        )
+        for division, n in sorted(counts.items())
+    ]

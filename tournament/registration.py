@@ -1,0 +1,481 @@
+"""Registration lists as people bring them: CSV (comma, semicolon or tab; UTF-8, UTF-16 or a
+Windows code page) or an Excel workbook (.xlsx), read into a header and rows of text.
+
+No models here (openpyxl for workbooks, Django only for translated messages): the players
+import (tournament/services.py) and its pages call it. Every problem is a ``ReadError`` whose
+message says what to do.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import re
+import zipfile
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from tournament.text import bad_character, search_key, without_bidi_controls
+
+MAX_ROWS = 5000
+ZIP_MAGIC = b"PK\x03\x04"
+OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old .xls
+# A byte sequence shaped like UTF-8 (a lead byte, then a continuation byte): a file holding one
+# that does not decode as UTF-8 is broken UTF-8, not a Windows code page.
+_UTF8_SHAPE = re.compile(rb"[\xc2-\xf4][\x80-\xbf]")
+
+
+class ReadError(ValueError):
+    """The file cannot be read as a list; the message says why and what to do."""
+
+
+@dataclass
+class Sheet:
+    """A list as read: the header's cells and each row's cells with its line (or row) number.
+
+    ``how`` says what was found ("CSV, semicolons, UTF-8", "Excel workbook, sheet 'Players'").
+    """
+
+    header: list[str]
+    rows: list[tuple[int, list[str]]] = field(default_factory=list)
+    how: str = ""
+
+    def column(self, index: int | None, row: list[str]) -> str:
+        if index is None or index >= len(row):
+            return ""
+        return row[index]
+
+
+def read_list(data: bytes, filename: str = "") -> Sheet:
+    """The header and rows of a CSV or .xlsx file (told apart by their content)."""
+    if data.startswith(ZIP_MAGIC):
+        return read_xlsx(data)
+    if data.startswith(OLE_MAGIC):
+        raise ReadError(
+            _("This is an old Excel file (.xls): save it as .xlsx or as CSV UTF-8 and try again.")
+        )
+    text, encoding = decode(data)
+    return read_csv(text, encoding)
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """The file's text and the encoding it was read with.
+
+    UTF-8 (with or without a byte order mark), UTF-16 with its byte order mark (Excel's
+    "Unicode text"), else the Windows code page Excel writes "CSV" in (cp1252). Broken UTF-8
+    is refused rather than read as accented nonsense.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        encodings = [("utf-8-sig", "UTF-8")]
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings = [("utf-16", "UTF-16")]
+    else:
+        encodings = [("utf-8", "UTF-8")]
+    for codec, name in encodings:
+        try:
+            return data.decode(codec), name
+        except UnicodeDecodeError:
+            pass
+    if encodings[0][1] == "UTF-8" and _UTF8_SHAPE.search(data):
+        raise ReadError(_("The file is not UTF-8 text (save it as CSV UTF-8)."))
+    if encodings[0][1] == "UTF-16":
+        raise ReadError(_("The file is not UTF-16 text (save it as CSV UTF-8)."))
+    try:
+        return data.decode("cp1252"), "Windows-1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "Latin-1"
+
+
+def sniff_delimiter(text: str) -> str:
+    """Comma, semicolon or tab: the one the header line uses most (outside quotes)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    bare = re.sub(r'"[^"]*"', "", first)
+    counts = {d: bare.count(d) for d in (",", ";", "\t")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+
+
+def read_csv(text: str, encoding: str = "UTF-8") -> Sheet:
+    text = text.removeprefix("\ufeff")
+    for number, line in enumerate(text.split("\n"), start=1):
+        why = bad_character(line.removesuffix("\r"))
+        if why:
+            raise ReadError(
+                _("Line %(line)s holds %(why)s: save the file as CSV UTF-8 and try again.")
+                % {"line": number, "why": why}
+            )
+    delimiter = sniff_delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows: list[tuple[int, list[str]]] = []
+    line = 1
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append((line, [cell.strip() for cell in row]))
+            line = reader.line_num + 1
+            if len(rows) > MAX_ROWS + 1:
+                raise ReadError(_("The list has more than %(n)s rows.") % {"n": MAX_ROWS})
+    except csv.Error as error:
+        message = _("Line %(line)s: this is not CSV the site can read (%(error)s).")
+        raise ReadError(message % {"line": line, "error": error}) from None
+    if not rows:
+        raise ReadError(_("The file is empty."))
+    (_first, header), *body = rows
+    how = _("CSV, %(d)s, %(e)s") % {"d": _(DELIMITER_NAMES[delimiter]), "e": encoding}
+    return Sheet(header=header, rows=body, how=how)
+
+
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime.datetime):
+        return value.date().isoformat() if value.time() == datetime.time() else value.isoformat()
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def read_xlsx(data: bytes) -> Sheet:
+    """The first sheet of an Excel workbook: its first non-empty row is the header."""
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError):
+        raise ReadError(
+            _("This file is not an Excel workbook the site can read: save it as .xlsx or CSV.")
+        ) from None
+    try:
+        sheet = book.worksheets[0]
+        rows: list[tuple[int, list[str]]] = []
+        for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+            cells = [_cell_text(v) for v in values]
+            while cells and not cells[-1]:
+                cells.pop()
+            if not any(cells):
+                continue
+            for cell in cells:
+                why = bad_character(cell)
+                if why:
+                    raise ReadError(_("Row %(row)s holds %(why)s.") % {"row": number, "why": why})
+            rows.append((number, cells))
+            if len(rows) > MAX_ROWS + 1:
+                raise ReadError(_("The list has more than %(n)s rows.") % {"n": MAX_ROWS})
+        title = sheet.title
+    finally:
+        book.close()
+    if not rows:
+        raise ReadError(_("The workbook's first sheet is empty."))
+    (_first, header), *body = rows
+    return Sheet(header=header, rows=body, how=_("Excel workbook, sheet “%(s)s”") % {"s": title})
+
+
+# -- what the columns mean (issue 21) -------------------------------------------------------------
+
+# The roles a column can play; every other column is ignored and never stored.
+ROLES = ("name", "first", "last", "ref", "club", "division", "birth", "age")
+
+# Headers as people write them, by role (compared by ``header_key``: no case, accents or
+# punctuation). The first role whose list holds the header wins.
+HEADERS = {
+    "name": ["name", "full name", "fullname", "player", "player name", "nom complet", "joueur"],
+    "first": ["first name", "firstname", "first", "given name", "given", "forename", "prenom"],
+    "last": ["last name", "lastname", "last", "surname", "family name", "family", "nom"],
+    "ref": [
+        "id",
+        "player id",
+        "member",
+        "member #",
+        "member no",
+        "member number",
+        "membership",
+        "membership #",
+        "number",
+        "no",
+        "#",
+        "registration",
+        "registration id",
+        "bib",
+        "licence",
+        "license",
+        "numero",
+        "n",
+    ],
+    "club": ["club", "team", "association", "equipe"],
+    "division": ["division", "age group", "agegroup", "category", "categorie", "group", "bracket"],
+    "birth": [
+        "birth date",
+        "birthdate",
+        "date of birth",
+        "dob",
+        "born",
+        "birthday",
+        "date de naissance",
+        "naissance",
+    ],
+    "age": ["age"],
+}
+
+
+ROLE_LABELS = {
+    "name": _lazy("Name (whole)"),
+    "first": _lazy("First name"),
+    "last": _lazy("Last name"),
+    "ref": _lazy("Id"),
+    "club": _lazy("Club"),
+    "division": _lazy("Division"),
+    "birth": _lazy("Birth date"),
+    "age": _lazy("Age"),
+}
+
+
+def header_key(text: str) -> str:
+    return " ".join(re.sub(r"[^\w#]+", " ", search_key(text)).split())
+
+
+# Columns no role ever uses and that hold what a tournament has no business keeping: dropped as
+# soon as the list is read, before the preview keeps a copy.
+PRIVATE = re.compile(
+    r"mail|courriel|phone|telephone|mobile|cell|\btel\b|address|adresse|street|rue|zip|"
+    r"postal|postcode|city|ville|emergency|urgence|medical|health|sante|payment|card"
+)
+
+
+def without_private_columns(sheet: Sheet) -> tuple[Sheet, list[str]]:
+    """The list without its contact, address, health and payment columns; and their headers."""
+    keep = [i for i, h in enumerate(sheet.header) if not PRIVATE.search(header_key(h))]
+    dropped = [h for i, h in enumerate(sheet.header) if i not in keep]
+    if not dropped:
+        return sheet, []
+    rows = [(line, [cells[i] for i in keep if i < len(cells)]) for line, cells in sheet.rows]
+    return Sheet([sheet.header[i] for i in keep], rows, sheet.how), dropped
+
+
+def guess_mapping(header: list[str]) -> dict[str, int | None]:
+    """Which column plays which role, from the header's words; None where none does."""
+    keys = [header_key(h) for h in header]
+    mapping: dict[str, int | None] = {role: None for role in ROLES}
+    for role in ROLES:
+        for i, key in enumerate(keys):
+            if key in HEADERS[role] and i not in mapping.values():
+                mapping[role] = i
+                break
+    if mapping["name"] is not None and (
+        mapping["first"] is not None or mapping["last"] is not None
+    ):
+        # "Nom" next to "Prénom" is a family name, not a full one.
+        if keys[mapping["name"]] == "nom":
+            mapping["last"], mapping["name"] = mapping["name"], None
+    if mapping["name"] is None and mapping["first"] is None and mapping["last"] is None:
+        mapping["name"] = 0 if header else None
+    return mapping
+
+
+def clean_mapping(raw: dict, width: int) -> dict[str, int | None]:
+    """A mapping as posted or remembered: a column number within the list, or None."""
+    out: dict[str, int | None] = {}
+    for role in ROLES:
+        value = raw.get(role)
+        try:
+            index = int(value) if value not in (None, "") else None
+        except (TypeError, ValueError):
+            index = None
+        out[role] = index if index is not None and 0 <= index < width else None
+    return out
+
+
+def mapping_key(mapping: dict[str, int | None]) -> str:
+    """The mapping as a short text: divisions typed in a preview count only for the mapping
+    they were typed under (another mapping computes them again)."""
+    return ".".join("" if mapping.get(role) is None else str(mapping[role]) for role in ROLES)
+
+
+def mapping_problem(mapping: dict[str, int | None]) -> str | None:
+    if mapping["name"] is None and mapping["first"] is None and mapping["last"] is None:
+        return _("Choose the column that gives the name (or a first-name and a last-name column).")
+    return None
+
+
+# -- ages and divisions -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bracket:
+    low: int
+    high: int | None  # None: and over ("90+")
+    label: str
+
+
+def parse_brackets(text: str) -> list[Bracket]:
+    """Age brackets as a director writes them: "50-54, 55-59, 60-64, ..., 90+"."""
+    out = []
+    for item in re.split(r"[,;\n]+", text or ""):
+        item = item.strip()
+        if not item:
+            continue
+        found = re.fullmatch(r"(\d{1,3})\s*(?:[-–]\s*(\d{1,3})|(\+|\s*and over|\s*et plus))", item)
+        if not found:
+            raise ValueError(
+                _("“%(item)s” is not an age bracket: write them like 50-54, 55-59, 90+.")
+                % {"item": item}
+            )
+        low = int(found.group(1))
+        high = int(found.group(2)) if found.group(2) else None
+        if high is not None and high < low:
+            raise ValueError(_("The bracket %(item)s ends before it starts.") % {"item": item})
+        out.append(Bracket(low, high, item.replace(" ", "")))
+    out.sort(key=lambda b: b.low)
+    for before, after in zip(out, out[1:], strict=False):
+        if before.high is None or before.high >= after.low:
+            raise ValueError(
+                _("The brackets %(a)s and %(b)s overlap.") % {"a": before.label, "b": after.label}
+            )
+    return out
+
+
+def bracket_for(age: int, brackets: list[Bracket]) -> str | None:
+    for b in brackets:
+        if age >= b.low and (b.high is None or age <= b.high):
+            return b.label
+    return None
+
+
+def age_on(birth: datetime.date, day: datetime.date) -> int:
+    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
+
+
+def parse_date(text: str) -> datetime.date | None:
+    """A birth date as lists write it: 1950-03-07, 03/07/1950 (month first, as US lists
+    do), 07.03.1950 (day first); None when it is no date."""
+    text = text.strip()
+    for pattern, order in (
+        (r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T].*)?", "ymd"),
+        (r"(\d{1,2})/(\d{1,2})/(\d{4})", "mdy"),
+        (r"(\d{1,2})\.(\d{1,2})\.(\d{4})", "dmy"),
+        (r"(\d{4})/(\d{1,2})/(\d{1,2})", "ymd"),
+    ):
+        found = re.fullmatch(pattern, text)
+        if found:
+            parts = dict(zip(order, map(int, found.groups()), strict=True))
+            try:
+                return datetime.date(parts["y"], parts["m"], parts["d"])
+            except ValueError:
+                return None
+    return None
+
+
+# -- the rows as players to be --------------------------------------------------------------------
+
+
+@dataclass
+class Entry:
+    """One row of the list as the player it would register, with what the preview says."""
+
+    line: int
+    name: str
+    ref: str = ""
+    club: str = ""
+    division: str = ""
+    problems: list[str] = field(default_factory=list)  # keep the row out until fixed
+    notes: list[str] = field(default_factory=list)  # shown, not blocking
+    status: str = "new"  # new, same, changed, duplicate
+    match: int | None = None  # the registered player it matches (pk)
+
+
+def entries(
+    sheet: Sheet,
+    mapping: dict[str, int | None],
+    brackets: list[Bracket] | None = None,
+    age_day: datetime.date | None = None,
+    limits: dict[str, int] | None = None,
+) -> list[Entry]:
+    """Each row as the player it would register: the name joined from first and last when
+    so mapped, the division from the age when the list gives a birth date or an age and the
+    event has brackets. A row without a name, a bad date or age, a field too long: said here."""
+    limits = limits or {}
+    out = []
+    seen_refs: dict[str, int] = {}
+    seen_names: dict[tuple[str, str], int] = {}
+    for line, row in sheet.rows:
+
+        def cell(role, row=row):
+            return without_bidi_controls(sheet.column(mapping.get(role), row)).strip()
+
+        name = cell("name")
+        if not name:
+            name = " ".join(part for part in (cell("first"), cell("last")) if part)
+        entry = Entry(line, " ".join(name.split()), cell("ref"), cell("club"), cell("division"))
+        if not entry.name:
+            entry.problems.append(_("the name is empty"))
+        if brackets and not entry.division:
+            age = None
+            if mapping.get("birth") is not None and cell("birth"):
+                birth = parse_date(cell("birth"))
+                if birth is None:
+                    entry.notes.append(
+                        _("“%(d)s” is not a date: no division") % {"d": cell("birth")}
+                    )
+                elif age_day is not None:
+                    age = age_on(birth, age_day)
+            elif mapping.get("age") is not None and cell("age"):
+                text = cell("age")
+                if text.isascii() and text.isdigit() and int(text) < 130:
+                    age = int(text)
+                else:
+                    entry.notes.append(_("“%(a)s” is not an age: no division") % {"a": text})
+            if age is not None:
+                entry.division = bracket_for(age, brackets) or ""
+                if not entry.division:
+                    entry.notes.append(_("age %(a)s is in no bracket: no division") % {"a": age})
+        for role, label in (
+            ("name", _("name")),
+            ("ref", _("id")),
+            ("club", _("club")),
+            ("division", _("division")),
+        ):
+            limit = limits.get(role)
+            if limit and len(getattr(entry, role)) > limit:
+                entry.problems.append(
+                    _("the %(f)s is longer than %(n)s characters") % {"f": label, "n": limit}
+                )
+        if entry.ref:
+            if entry.ref in seen_refs:
+                entry.problems.append(
+                    _("id %(ref)s is also on line %(line)s")
+                    % {"ref": entry.ref, "line": seen_refs[entry.ref]}
+                )
+            seen_refs.setdefault(entry.ref, line)
+        if entry.name:
+            same = (search_key(entry.name), entry.club.casefold())
+            if same in seen_names:
+                entry.notes.append(
+                    _("same name and club as line %(line)s") % {"line": seen_names[same]}
+                )
+            seen_names.setdefault(same, line)
+        out.append(entry)
+    return out
+
+
+def paste_sheet(text: str) -> Sheet:
+    """A pasted list, one player a line, "name" or "name, club" (a tab works too)."""
+    rows = []
+    for number, line in enumerate((text or "").splitlines(), start=1):
+        if not line.strip():
+            continue
+        why = bad_character(line)
+        if why:
+            raise ReadError(_("Line %(line)s holds %(why)s.") % {"line": number, "why": why})
+        parts = re.split(r"\s*[\t,;]\s*", line.strip(), maxsplit=1)
+        name, club = parts[0], parts[1] if len(parts) > 1 else ""
+        rows.append((number, [name.strip(), club.strip()]))
+    if not rows:
+        raise ReadError(_("The list is empty: one name a line."))
+    return Sheet(header=[_("Name"), _("Club")], rows=rows, how=_("pasted list"))
