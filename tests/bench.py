@@ -9,7 +9,9 @@ client's requests, the queries asked, the floor's time and the ratio, and PASS o
   of timer noise), the same number of queries, and clock.json within 10 ms;
 - the standings (1,000 rows at 1,000 players), the bracket and the results, from 1,000
   players: at most 3x the floor, kept (rendered once per change), cold (the cache emptied
-  before each request) and the part htmx fetches; the 304 of an unchanged page is shown.
+  before each request) and the part htmx fetches; the 304 of an unchanged page is shown;
+- requests per second of the standings served by gunicorn with 2 workers (DEBUG off,
+  tests/bench_site.py), from 1,000 players: at least a third of the floor view's.
 
 The floor is a view that asks no query and renders the stage's standings rows (computed once,
 beforehand) with a plain Django template: what no page listing those rows can beat. Floor and
@@ -34,10 +36,14 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 FLAT = [
@@ -46,7 +52,7 @@ FLAT = [
     ("big screen", "/e/{slug}/1/clock/", False),
     ("table sheet", "/e/{slug}/1/table/2/", False),
     ("entry form", "/director/e/{slug}/1/table/2/enter/", True),
-    ("find my table", "/e/{slug}/find/?q=Player+1", False),
+    ("find my table", "/e/{slug}/find/?q={found}", False),
     ("player page", "/e/{slug}/player/{player}/", False),
     ("version.json", "/e/{slug}/version.json", False),
 ]
@@ -56,6 +62,10 @@ ROWS = [
     ("results", "/e/{slug}/results/"),
 ]
 FLAT_RATIO, FLAT_SLACK_MS, CLOCK_JSON_MS, FLOOR_RATIO, FLOOR_FROM = 1.5, 5.0, 10.0, 3.0, 1000
+# The player looked for by find my table: a name no other player's contains, so that the page
+# lists one player at every size (a search for "Player 1" lists more rows in a larger event).
+FOUND = "Zinnia Quarterman"
+SERVER_WORKERS, SERVER_CLIENTS, SERVER_SECONDS = 2, 8, 3.0
 
 FLOOR_TEMPLATE = """<!doctype html><html lang="en"><head><title>Floor</title></head><body><main>
 <table class="table table-striped table-sm align-middle" id="standings">
@@ -120,9 +130,17 @@ def build(players: int, rounds: int, director, seed: int = 7) -> dict:
     for table in tables:
         simulate_table(table, seed, director, rounds=rounds)
     player = tables[1].seats.select_related("player").first().player
+    player.name = FOUND
+    player.save()
     log_infraction(tables[1], player, 12, "out_of_turn", "", director)
     start_clock(stage, director)
-    return {"slug": event.slug, "player": player.pk, "stage": stage, "event": event}
+    return {
+        "slug": event.slug,
+        "player": player.pk,
+        "found": FOUND.replace(" ", "+"),
+        "stage": stage,
+        "event": event,
+    }
 
 
 def floor_rows(event, stage):
@@ -287,11 +305,109 @@ def run(args, sizes) -> int:
                 f"{n:7d}  {name + ' unchanged':24} {ms:8.1f} {queries:7d} {fl:8.1f} "
                 f"{ms / fl:6.1f}  {size / 1024:6.1f}  {status} Not Modified"
             )
+        if n >= FLOOR_FROM:
+            failures += not served(n, e)
         if args.pdf:
             pdfs(public, e)
     print()
     print(f"{'PASS' if not failures else 'FAIL'}: {failures} target(s) missed")
     return 0
+
+
+def database_url() -> str:
+    """The benchmark's database, for the server's processes."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    return f"postgres://{db['USER']}{password}@{host}/{db['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def requests_per_second(url: str, seconds: float) -> float:
+    """GETs of ``url`` answered per second by ``SERVER_CLIENTS`` clients asking at once."""
+    done, stop = [], time.monotonic() + seconds
+
+    def client():
+        count = 0
+        while time.monotonic() < stop:
+            with urllib.request.urlopen(url, timeout=30) as answer:  # noqa: S310 (http://127.0.0.1)
+                answer.read()
+            count += 1
+        done.append(count)
+
+    start = time.monotonic()
+    threads = [threading.Thread(target=client) for _ in range(SERVER_CLIENTS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(done) / (time.monotonic() - start)
+
+
+def warmed(urls) -> bool:
+    """Each URL answered a few times (every worker started and warm); False when the
+    server did not answer within a minute."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            for url in urls:
+                for _ in range(SERVER_WORKERS * 2):
+                    urllib.request.urlopen(url, timeout=60).read()  # noqa: S310 (http://127.0.0.1)
+            return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def served(n: int, e) -> bool:
+    """Requests per second of the standings (as phones get it: rendered once per change)
+    and of the floor view, from gunicorn with ``SERVER_WORKERS`` workers; measured in turns,
+    twice each, so a busy machine slows both alike."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.bench_site",
+        "DATABASE_URL": database_url(),
+    }
+    command = [sys.executable, "-m", "gunicorn", "tournament.wsgi:application"]
+    command += ["--workers", str(SERVER_WORKERS), "--bind", f"127.0.0.1:{port}"]
+    log = tempfile.TemporaryFile()
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=log)  # noqa: S603 (our gunicorn)
+    base = f"http://127.0.0.1:{port}"
+    pages = {
+        "standings": f"{base}/e/{e['slug']}/1/",
+        "floor": f"{base}/bench-floor/{e['slug']}/1/",
+    }
+    rates = {name: 0.0 for name in pages}
+    try:
+        if not warmed(pages.values()):
+            log.seek(0)
+            print(log.read().decode(errors="replace")[-3000:])
+            print(f"{n:7d}  {'standings, gunicorn':24} FAIL: the server did not answer")
+            return False
+        for _ in range(2):
+            for name, url in pages.items():
+                rates[name] += requests_per_second(url, SERVER_SECONDS) / 2
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        log.close()
+    ok = rates["standings"] > 0 and rates["standings"] * FLOOR_RATIO >= rates["floor"]
+    print(
+        f"{n:7d}  {'standings, gunicorn':24} {rates['standings']:8.1f} req/s, floor "
+        f"{rates['floor']:.1f} req/s ({SERVER_WORKERS} workers, {SERVER_CLIENTS} clients)  "
+        f"{verdict(ok)} >= floor / {FLOOR_RATIO:.0f}"
+    )
+    return ok
 
 
 def pdfs(client, e) -> None:
