@@ -1864,15 +1864,25 @@ def _validate(read: _Validator, data: Any) -> _Plan:
 # -- import: writing ----------------------------------------------------------------------------
 
 
-def import_event(data_or_text: Any, *, director=None, slug: str | None = None) -> Event:
+def import_event(
+    data_or_text: Any,
+    *,
+    director=None,
+    slug: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Event:
     """Create a new event from an event file (text, bytes or the parsed JSON), all or nothing.
 
     Raises ``EventFileError`` with every error located in the file, writing nothing. The slug
     is made from the name and year (unique) unless given; ``director`` directs the new event.
+    ``progress`` is told each step as it starts: ``"checking"``, then ``"writing"``.
     """
+    step = progress or (lambda name: None)
+    step("checking")
     plan = validate(data_or_text)
     if slug is not None and Event.objects.filter(slug=slug).exists():
         raise EventFileError.at([("event", f"an event with the short name {slug!r} exists")])
+    step("writing")
     return _write(plan, director, slug)
 
 

@@ -3,9 +3,10 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models import Player, Table
+from tournament.models import Event, Player, Table
 
 
 class Round(models.Model):
@@ -318,3 +319,74 @@ class PrintBlock(models.Model):
 
     def __str__(self):
         return f"tables {self.first}-{self.last}"
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", _("waiting for a worker")
+    READING = "reading", _("reading the file")
+    CHECKING = "checking", _("checking the file")
+    WRITING = "writing", _("writing the event")
+    DONE = "done", _("imported")
+    FAILED = "failed", _("not imported")
+
+
+class ImportJobQuerySet(models.QuerySet):
+    def seen_by(self, user):
+        """The jobs a user may follow: their own uploads (a superuser: every one)."""
+        return self if user.is_superuser else self.filter(by=user)
+
+
+class ImportJob(models.Model):
+    """An event file too large to import within a request (issue 11), imported by a background
+    task (scoring/import_jobs.py) while its page shows how far it got. The file is kept until
+    the task is done with it; the outcome (the event, or the file's errors) stays."""
+
+    STEPS = [ImportStatus.QUEUED, ImportStatus.READING, ImportStatus.CHECKING, ImportStatus.WRITING]
+
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.CASCADE, related_name="+"
+    )
+    data = models.BinaryField(_("file"), null=True, blank=True)  # dropped once done or failed
+    language = models.CharField(_("language"), max_length=8, blank=True)  # of the messages
+    status = models.CharField(
+        _("status"), max_length=10, choices=ImportStatus, default=ImportStatus.QUEUED
+    )
+    # The file's errors as [place, message], the first SHOWN_ERRORS of error_count; a failed
+    # job without any stopped on an error of the site's own (logged).
+    errors = models.JSONField(_("errors"), default=list, blank=True)
+    error_count = models.PositiveIntegerField(_("number of errors"), default=0)
+    event = models.ForeignKey(
+        Event,
+        verbose_name=_("event"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    objects = ImportJobQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("event file import")
+        verbose_name_plural = _("event file imports")
+
+    def __str__(self):
+        return f"import {self.pk} ({self.status})"
+
+    def get_absolute_url(self):
+        return reverse("import_job", args=[self.pk])
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (ImportStatus.DONE, ImportStatus.FAILED)
+
+    @property
+    def crashed(self) -> bool:
+        return self.status == ImportStatus.FAILED and not self.error_count
+
+    @property
+    def step(self) -> int:
+        """The step the import is at, 1 to ``len(STEPS)`` (the last once finished)."""
+        return self.STEPS.index(self.status) + 1 if self.status in self.STEPS else len(self.STEPS)

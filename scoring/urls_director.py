@@ -27,6 +27,7 @@ urlpatterns = [
         name="same_person",
     ),
     path("import/", eventfile.EventFileUploadView.as_view(), name="event_import"),
+    path("import/<int:pk>/", eventfile.ImportJobView.as_view(), name="import_job"),
     path("e/<slug:slug>/event.json", eventfile.EventFileDownloadView.as_view(), name="event_file"),
     path("e/<slug:slug>/poster/", hall.PosterView.as_view(), name="poster"),
     path("e/<slug:slug>/sign-in.pdf", printing.SignInSheetPdfView.as_view(), name="sign_in_sheet"),

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from scoring.eventfile import import_event
-from scoring.models import Infraction
+from scoring.models import ImportJob, ImportStatus, Infraction
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
 from tournament.clock_store import call_time, start_clock
@@ -77,12 +77,18 @@ def events(browser, live_server, transactional_db):
     called = made[2].stages.get(number=1)
     start_clock(called, director)
     call_time(called, director)
+    # A large file's import, done and failed (one in progress reloads itself every 2 s).
+    ImportJob.objects.create(by=director, status=ImportStatus.DONE, event=rounds)
+    errors = [["players[3].id", '"p1" is the id of players[0] too'], ["stages", "missing"]]
+    ImportJob.objects.create(by=director, status=ImportStatus.FAILED, errors=errors, error_count=3)
     return {"url": live_server.url, "director": director, "events": made}
 
 
 def pages_of(events, director: bool) -> list[str]:
     """Every page of the site, for each event and each of its stages (first and last)."""
     paths = list(SITE) + (DIRECTOR_SITE if director else [])
+    if director:
+        paths += [job.get_absolute_url() for job in ImportJob.objects.order_by("pk")]
     paths.append("/t/WRONGCODE/")  # a code that opens no table
     for event in events:
         e = event.slug

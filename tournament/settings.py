@@ -235,6 +235,10 @@ TASKS = {
 # A stage's blank score sheets are rendered in the background as soon as it is seated.
 PRINT_BLANK_ON_SEATING = env_bool("PRINT_BLANK_ON_SEATING", True)
 
+# An uploaded event file larger than this (bytes) is imported in the background, its progress
+# on a page of its own, so that no web worker is held for the seconds a large one takes.
+IMPORT_IN_REQUEST_BYTES = env_int("IMPORT_IN_REQUEST_BYTES", 1_000_000)
+
 # Public pages ask this often (seconds) whether the event changed, and then fetch only the
 # parts that did (static/js/live.js, htmx).
 LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)

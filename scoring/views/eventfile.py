@@ -8,16 +8,23 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
-from django.views.generic import FormView
+from django.views.generic import DetailView, FormView
 
-from scoring.eventfile import EventFileError, dumps, export_event, import_event
+from scoring.eventfile import EventFileError, dumps, export_event
+from scoring.import_jobs import shown_errors, upload
+from scoring.models import ImportJob, ImportStatus
+from tournament.forms import OnceMixin
 from tournament.mixins import DirectorRequiredMixin, EventMixin
 
 MAX_UPLOAD = 20_000_000
-SHOWN_ERRORS = 200
 
 
-class EventFileForm(forms.Form):
+def errors_context(shown: list, count: int) -> dict:
+    """The located errors as the import pages list them (templates/scoring/_import_errors.html)."""
+    return {"errors": shown, "error_count": count, "more_errors": count - len(shown)}
+
+
+class EventFileForm(OnceMixin, forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Event file"),
         help_text=gettext_lazy("A .json event file, as downloaded from an event's page."),
@@ -44,7 +51,8 @@ class EventFileDownloadView(DirectorRequiredMixin, EventMixin, View):
 
 
 class EventFileUploadView(LoginRequiredMixin, PermissionRequiredMixin, FormView):
-    """A new event from an event file: all or nothing, every error shown with its place."""
+    """A new event from an event file: all or nothing, every error shown with its place. A large
+    file is imported in the background: its job's page follows it."""
 
     permission_required = "tournament.add_event"
     form_class = EventFileForm
@@ -52,18 +60,32 @@ class EventFileUploadView(LoginRequiredMixin, PermissionRequiredMixin, FormView)
 
     def form_valid(self, form):
         try:
-            event = import_event(form.cleaned_data["file"], director=self.request.user)
+            made = upload(form.cleaned_data["file"], self.request.user, form.cleaned_data["once"])
         except EventFileError as error:
             return self.render_to_response(
-                self.get_context_data(
-                    form=form,
-                    errors=error.located[:SHOWN_ERRORS],
-                    error_count=len(error.located),
-                    more_errors=max(0, len(error.located) - SHOWN_ERRORS),
-                )
+                self.get_context_data(form=form, **errors_context(*shown_errors(error)))
             )
-        messages.success(
-            self.request,
-            _("%(name)s imported as a new event.") % {"name": event.name},
-        )
-        return redirect(event)
+        if not isinstance(made, ImportJob):
+            messages.success(
+                self.request,
+                _("%(name)s imported as a new event.") % {"name": made.name},
+            )
+        return redirect(made)
+
+
+class ImportJobView(LoginRequiredMixin, DetailView):
+    """A large file's import, step by step (the page reloads itself), then the new event, or
+    the file's errors and the form to send it again. Only for the director who sent it."""
+
+    template_name = "scoring/import_job.html"
+    context_object_name = "job"
+
+    def get_queryset(self):
+        return ImportJob.objects.seen_by(self.request.user).defer("data").select_related("event")
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        job = ctx["job"]
+        if job.status == ImportStatus.FAILED:
+            ctx.update(errors_context(job.errors, job.error_count), form=EventFileForm())
+        return ctx
