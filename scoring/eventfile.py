@@ -947,7 +947,7 @@ def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, 
     ruleset = RuleSet(
         set=the_set,
         engines=tuple(engines) if _ok(engines) else (the_set,),
-        tiles_drawn=tiles if tiles_complete else (tiles or {2: 1}),
+        tiles_drawn=tiles if tiles_complete else ((_ok(tiles) and tiles) or {2: 1}),
         game_minutes=minutes if _ok(minutes) else None,
         double_blank_points=double_blank if _ok(double_blank) else 0,
         round_in_progress=in_progress if _ok(in_progress) else "finish",
