@@ -22,6 +22,7 @@ from scoring.sheets import TableSheet, event_sheets
 from tournament import finals
 from tournament.clock_store import stop_at_close
 from tournament.history import claim, log_action, settle
+from tournament.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.seating import SeatingError
 from tournament.text import translated
@@ -233,7 +234,7 @@ def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> Even
         try:
             result = awards.medals(totals, rules.medal_tie, playoffs.medals(division))
         except awards.PlayoffMismatch as mismatch:
-            message = f"{final.name}: {mismatch}"
+            message = Message("%(stage)s: %(why)s", stage=final.name, why=mismatch.args[0])
             results.problems.append(message)
             results.playoff_problems.append(
                 PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
@@ -254,7 +255,12 @@ def _advance_division(results, playoffs, stage, division, tables, rules, options
         try:
             adv = awards.table_advancers(sheet.contenders, rules.advancement_tie, rounds, places=k)
         except awards.PlayoffMismatch as mismatch:
-            message = f"{stage.name}, table {sheet.table.number}: {mismatch}"
+            message = Message(
+                "%(stage)s, table %(table)s: %(why)s",
+                stage=stage.name,
+                table=sheet.table.number,
+                why=mismatch.args[0],
+            )
             results.problems.append(message)
             results.playoff_problems.append(
                 PlayoffProblem(
@@ -278,7 +284,7 @@ def _advance_division(results, playoffs, stage, division, tables, rules, options
     try:
         adv = awards.table_advancers(rest, rules.advancement_tie, rounds, places=wild)
     except awards.PlayoffMismatch as mismatch:
-        message = f"{stage.name}, wildcards: {mismatch}"
+        message = Message("%(stage)s, wildcards: %(why)s", stage=stage.name, why=mismatch.args[0])
         results.problems.append(message)
         results.playoff_problems.append(
             PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)

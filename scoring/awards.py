@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
+from tournament.message import Message
+
 GOLD, SILVER, BRONZE = "gold", "silver", "bronze"
 MEDALS = (GOLD, SILVER, BRONZE)
 ADVANCE = "advance"
@@ -44,7 +46,14 @@ class PlayoffMismatch(ValueError):
     """
 
     def __init__(self, decides: str, round_number: int, message: str) -> None:
-        super().__init__(f"the {decides} playoff, round {round_number}: {message}")
+        super().__init__(
+            Message(
+                "the %(decides)s playoff, round %(round)s: %(why)s",
+                decides=decides,
+                round=round_number,
+                why=message,
+            )
+        )
         self.decides = decides
         self.round_number = round_number
 
@@ -333,7 +342,11 @@ class _ScoredPlayoffs:
             raise PlayoffMismatch(
                 decides,
                 number,
-                f"played by {list(_in_order(playoff))}, but owed between {list(players)}",
+                Message(
+                    "played by %(played)s, but owed between %(owed)s",
+                    played=list(_in_order(playoff)),
+                    owed=list(players),
+                ),
             )
         self._used[decides] += 1
         return playoff
@@ -343,7 +356,7 @@ class _ScoredPlayoffs:
         for decides, rounds in self._rounds.items():
             if len(rounds) > self._used[decides]:
                 raise PlayoffMismatch(
-                    decides, self.round_number(decides), "no such playoff is owed"
+                    decides, self.round_number(decides), Message("no such playoff is owed")
                 )
 
 

@@ -51,6 +51,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Model
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from scoring.advancement import ADVANCING_KINDS, compute_results, division_of
 from scoring.infractions import engine_error
@@ -89,7 +92,7 @@ from tournament.rules import (
     running_totals,
 )
 from tournament.services import unique_slug
-from tournament.text import bad_character
+from tournament.text import bad_character, translated
 
 FORMAT = "mexican-train-event"
 VERSION = 1
@@ -134,8 +137,12 @@ class EventFileError(ValueError):
     def __init__(self, errors: list[str], located: list[tuple[str, str]] | None = None):
         self.errors = list(errors)
         self.located = located if located is not None else [(e, "") for e in errors]
-        count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
-        super().__init__(f"The event file has {count}:\n" + "\n".join(self.errors))
+        count = ngettext(
+            "The event file has %(count)s error:",
+            "The event file has %(count)s errors:",
+            len(errors),
+        ) % {"count": len(errors)}
+        super().__init__(count + "\n" + "\n".join(self.errors))
 
     @classmethod
     def at(cls, located: list[tuple[str, str]]) -> EventFileError:
@@ -533,18 +540,22 @@ class _Number:
         digits = len(text.lstrip("-"))
         if digits <= MAX_DIGITS:
             return int(text)
-        return cls(text, f"a whole number of {digits} digits is more than this file can hold")
+        return cls(
+            text,
+            _("a whole number of %(digits)s digits is more than this file can hold")
+            % {"digits": digits},
+        )
 
     @classmethod
     def real(cls, text: str) -> float | _Number:
         value = float(text)
         if math.isfinite(value) and abs(value) < 1e15:
             return value
-        return cls(text, "a number too large for this file")
+        return cls(text, _("a number too large for this file"))
 
     @classmethod
     def constant(cls, text: str) -> _Number:
-        return cls(text, f"{text} is not a number this file can hold")
+        return cls(text, _("%(value)s is not a number this file can hold") % {"value": text})
 
 
 _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
@@ -573,18 +584,61 @@ def _kind(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "true or false"
+        return _("true or false")
     if isinstance(value, int | float | _Number):
-        return "a number"
+        return _("a number")
     if isinstance(value, str):
-        return "a string"
+        return _("a string")
     if isinstance(value, list):
-        return "a list"
-    return "an object"
+        return _("a list")
+    return _("an object")
 
 
 def _quoted(values: Iterable[str]) -> str:
     return ", ".join(json.dumps(v) for v in values)
+
+
+# The messages are put in the reader's language when the error is recorded (gettext then
+# reads the request's language). Places stay as the file writes them: they name its keys.
+
+
+def _whole_file() -> str:
+    """The place of an error of the whole file (no key of it)."""
+    return pgettext("the place of an error in an event file", "file")
+
+
+def _grouped(count: int) -> str:
+    """A large count as the reader writes it: 100,000 (English), 100 000 (French)."""
+    return number_format(count, force_grouping=True)
+
+
+def _not_seated(ref: Any) -> str:
+    return _("%(value)s is not seated at this table") % {"value": _show(ref)}
+
+
+def _not_a_player(ref: Any) -> str:
+    return _("%(value)s is not the id of a player in players") % {"value": _show(ref)}
+
+
+def _division_name(division: str) -> str:
+    return json.dumps(division) if division else _("no division")
+
+
+# What the JSON decoder says (Python 3.13's words), for the catalog: a message not listed here
+# is shown as the decoder wrote it.
+JSON_ERRORS = (
+    gettext_noop("Expecting value"),
+    gettext_noop("Expecting property name enclosed in double quotes"),
+    gettext_noop("Expecting ':' delimiter"),
+    gettext_noop("Expecting ',' delimiter"),
+    gettext_noop("Illegal trailing comma before end of object"),
+    gettext_noop("Illegal trailing comma before end of array"),
+    gettext_noop("Unterminated string starting at"),
+    gettext_noop("Invalid control character at"),
+    gettext_noop("Invalid \\escape"),
+    gettext_noop("Invalid \\uXXXX escape"),
+    gettext_noop("Extra data"),
+)
 
 
 class _Bad:
@@ -606,7 +660,10 @@ class _Reader:
         self.day_of_event: date | None = None
 
     def error(self, where: str, message: str) -> None:
-        self.errors.append((_printable(where or "file"), _printable(message.removesuffix("."))))
+        """Record ``message`` at ``where``, in the reader's language: a message of the rules
+        (``tournament.message.Message``, or an error carrying one) is translated here."""
+        message = translated(message).removesuffix(".")
+        self.errors.append((_printable(where or _whole_file()), _printable(message)))
         if len(self.errors) >= MAX_ERRORS:
             raise _TooManyErrors
 
@@ -621,17 +678,20 @@ class _Reader:
         """An object with the ``required`` keys, and ``optional`` ones and ``extra`` (or
         ``any_key``, for maps such as ``pips``)."""
         if not isinstance(value, dict):
-            self.error(where, f"expected an object, not {_kind(value)}")
+            self.error(where, _("expected an object, not %(kind)s") % {"kind": _kind(value)})
             return BAD
         for key in getattr(value, "duplicates", ()):
-            self.error(_at(where, key), "given twice")
+            self.error(_at(where, key), _("given twice"))
         for key in required:
             if key not in value:
-                self.error(_at(where, key), "missing")
+                self.error(_at(where, key), _("missing"))
         allowed = (*required, *optional, "extra")
         for key in value:
             if not any_key and key not in allowed:
-                self.error(_at(where, key), f"unknown key (expected {', '.join(allowed)})")
+                self.error(
+                    _at(where, key),
+                    _("unknown key (expected %(keys)s)") % {"keys": ", ".join(allowed)},
+                )
         return value
 
     def extra_of(self, obj: dict | _Bad, where: str) -> dict:
@@ -658,13 +718,13 @@ class _Reader:
             self.error(where, value.why)
             return BAD
         if isinstance(value, bool) or not isinstance(value, int):
-            self.error(where, f"{_show(value)} is not a whole number")
+            self.error(where, _("%(value)s is not a whole number") % {"value": _show(value)})
             return BAD
         if lo is not None and value < lo:
-            self.error(where, f"{value} is below {lo}")
+            self.error(where, _("%(value)s is below %(lo)s") % {"value": value, "lo": lo})
             return BAD
         if hi is not None and value > hi:
-            self.error(where, f"{value} is more than {hi}")
+            self.error(where, _("%(value)s is more than %(hi)s") % {"value": value, "hi": hi})
             return BAD
         return value
 
@@ -673,36 +733,44 @@ class _Reader:
 
     def boolean(self, value: Any, where: str):
         if not isinstance(value, bool):
-            self.error(where, f"{_show(value)} is not true or false")
+            self.error(where, _("%(value)s is not true or false") % {"value": _show(value)})
             return BAD
         return value
 
     def text(self, value: Any, where: str, max_length: int, blank: bool = False):
         if not isinstance(value, str):
-            self.error(where, f"{_show(value)} is not a string")
+            self.error(where, _("%(value)s is not a string") % {"value": _show(value)})
             return BAD
         if not blank and not value.strip():
-            self.error(where, "cannot be empty")
+            self.error(where, _("cannot be empty"))
             return BAD
         if len(value) > max_length:
-            self.error(where, f"longer than {max_length} characters")
+            self.error(where, _("longer than %(most)s characters") % {"most": max_length})
             return BAD
         why = bad_character(value)
         if why:
-            self.error(where, f"holds {why}")
+            self.error(where, _("holds %(why)s") % {"why": why})
             return BAD
         return value
 
     def choice(self, value: Any, where: str, values: Iterable[str]):
         values = list(values)
         if not isinstance(value, str) or value not in values:
-            self.error(where, f"{_show(value)} is not one of {_quoted(values)}")
+            self.error(
+                where,
+                _("%(value)s is not one of %(values)s")
+                % {"value": _show(value), "values": _quoted(values)},
+            )
             return BAD
         return value
 
     def zone_name(self, value: Any, where: str):
         if not isinstance(value, str) or value not in zoneinfo.available_timezones():
-            self.error(where, f'{_show(value)} is not a time zone (such as "Europe/Paris")')
+            self.error(
+                where,
+                _('%(value)s is not a time zone (such as "Europe/Paris")')
+                % {"value": _show(value)},
+            )
             return BAD
         return value
 
@@ -712,10 +780,14 @@ class _Reader:
         if null and value is None:
             return []
         if not isinstance(value, list):
-            self.error(where, f"expected a list, not {_kind(value)}")
+            self.error(where, _("expected a list, not %(kind)s") % {"kind": _kind(value)})
             return []
         if len(value) > cap:
-            self.error(where, f"{len(value):,} items: an event file holds at most {cap:,} here")
+            self.error(
+                where,
+                _("%(count)s items: an event file holds at most %(most)s here")
+                % {"count": _grouped(len(value)), "most": _grouped(cap)},
+            )
             return []
         return value
 
@@ -730,10 +802,15 @@ class _Reader:
                     return day
                 self.error(
                     where,
-                    f"{_show(value)} is not a date from {EARLIEST_DATE.year} to {LATEST_DATE.year}",
+                    _("%(value)s is not a date from %(first)s to %(last)s")
+                    % {
+                        "value": _show(value),
+                        "first": EARLIEST_DATE.year,
+                        "last": LATEST_DATE.year,
+                    },
                 )
                 return BAD
-        self.error(where, f"{_show(value)} is not a date such as 2019-09-19")
+        self.error(where, _("%(value)s is not a date such as 2019-09-19") % {"value": _show(value)})
         return BAD
 
     def clock_moment(self, value: Any, where: str):
@@ -749,11 +826,15 @@ class _Reader:
             moment = None
         if moment is None or "T" not in value:
             self.error(
-                where, f"{_show(value)} is not a date and time such as 2019-09-19T10:00:00+00:00"
+                where,
+                _("%(value)s is not a date and time such as 2019-09-19T10:00:00+00:00")
+                % {"value": _show(value)},
             )
             return BAD
         if moment.tzinfo is None:
-            self.error(where, f"{_show(value)} has no time zone (such as +00:00)")
+            self.error(
+                where, _("%(value)s has no time zone (such as +00:00)") % {"value": _show(value)}
+            )
             return BAD
         day = self.day_of_event
         if day is None:  # the event's date is wrong (an error already): a sane range
@@ -765,24 +846,31 @@ class _Reader:
         except OverflowError:
             utc_day = None
         if utc_day is None or not lo <= utc_day <= hi:
-            self.error(
-                where,
-                f"{_show(value)} is not between {lo} and {hi}"
-                + (
-                    ""
-                    if day is None
-                    else f" (event.date {day}, {CLOCK_DAYS} days before and {after} after)"
-                ),
-            )
+            values = {"value": _show(value), "lo": lo, "hi": hi}
+            if day is None:
+                self.error(where, _("%(value)s is not between %(lo)s and %(hi)s") % values)
+            else:
+                self.error(
+                    where,
+                    _(
+                        "%(value)s is not between %(lo)s and %(hi)s (event.date %(day)s, "
+                        "%(before)s days before and %(after)s after)"
+                    )
+                    % {**values, "day": day, "before": CLOCK_DAYS, "after": after},
+                )
             return BAD
         return moment
 
     def seconds(self, value: Any, where: str, most: timedelta = timedelta(days=CLOCK_DAYS)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-            self.error(where, f"{_show(value)} is not a number of seconds")
+            self.error(where, _("%(value)s is not a number of seconds") % {"value": _show(value)})
             return BAD
         if value > most.total_seconds():
-            self.error(where, f"{_show(value)} seconds is more than {most.days} days")
+            self.error(
+                where,
+                _("%(value)s seconds is more than %(days)s days")
+                % {"value": _show(value), "days": most.days},
+            )
             return BAD
         return timedelta(seconds=value)
 
@@ -947,7 +1035,7 @@ def _read_rules(read: _Reader, value: Any, where: str) -> tuple[RuleSet | None, 
     ruleset = RuleSet(
         set=the_set,
         engines=tuple(engines) if _ok(engines) else (the_set,),
-        tiles_drawn=tiles if tiles_complete else (tiles or {2: 1}),
+        tiles_drawn=tiles if tiles_complete else ((_ok(tiles) and tiles) or {2: 1}),
         game_minutes=minutes if _ok(minutes) else None,
         double_blank_points=double_blank if _ok(double_blank) else 0,
         round_in_progress=in_progress if _ok(in_progress) else "finish",
@@ -984,7 +1072,7 @@ def _read_tiles(value: Any, where: str, read: _Reader):
     for key, drawn in tiles.items():
         at = _at(where, key)
         if not (len(key) <= 3 and key.isascii() and key.isdigit() and str(int(key)) == key):
-            read.error(at, f'{json.dumps(key)} is not a table size such as "4"')
+            read.error(at, _('%(key)s is not a table size such as "4"') % {"key": json.dumps(key)})
             continue
         drawn = read.integer(drawn, at)
         if drawn is not BAD:
@@ -1071,7 +1159,9 @@ class _Validator(_Reader):
                 # Known even when wrong, so that its seats are not reported as unknown too.
                 if ref in first:
                     self.error(
-                        _at(where, "id"), f"{_show(ref)} is the id of players[{first[ref]}] too"
+                        _at(where, "id"),
+                        _("%(value)s is the id of %(other)s too")
+                        % {"value": _show(ref), "other": _at("players", first[ref])},
                     )
                 else:
                     first[ref] = i
@@ -1108,16 +1198,16 @@ class _Validator(_Reader):
         if value is None:
             return ""
         if value == "":
-            self.error(where, '"" is not a division name: write null for no division')
+            self.error(where, _('"" is not a division name: write null for no division'))
             return BAD
         return self.text(value, where, _max_length(Player, "division"))
 
     def known(self, ref: Any, where: str) -> bool:
         if not isinstance(ref, str):
-            self.error(where, f"{_show(ref)} is not a player id (a string)")
+            self.error(where, _("%(value)s is not a player id (a string)") % {"value": _show(ref)})
             return False
         if ref not in self.divisions:
-            self.error(where, f"{_show(ref)} is not the id of a player in players")
+            self.error(where, _not_a_player(ref))
             return False
         return True
 
@@ -1136,13 +1226,13 @@ class _Validator(_Reader):
                 if "medal" not in stage or stage["medal"] is None:
                     self.error(
                         _at(where, "medal"),
-                        'missing: a playoff decides "gold", "silver", "bronze" or "advance"',
+                        _('missing: a playoff decides "gold", "silver", "bronze" or "advance"'),
                     )
                     medal = BAD
                 else:
                     medal = self.choice(stage["medal"], _at(where, "medal"), Medal.values)
             elif stage is not BAD and stage.get("medal") is not None and _ok(kind):
-                self.error(_at(where, "medal"), "only a playoff stage decides a medal")
+                self.error(_at(where, "medal"), _("only a playoff stage decides a medal"))
             plan = _Stage(
                 name if _ok(name) else "",
                 kind if _ok(kind) else "",
@@ -1155,12 +1245,20 @@ class _Validator(_Reader):
                 # Final while another still needed a semifinal (its extra.division says which).
                 key = plan.division or ""
                 if key in finals:
+                    other = _at("stages", finals[key])
                     self.error(
                         _at(where, "kind"),
-                        f"a second final: stages[{finals[key]}] is the final"
-                        + (f" of division {json.dumps(key)}" if key else "")
-                        + ", and a file has one final stage at most"
-                        + (" per division" if key else ""),
+                        _(
+                            "a second final: %(other)s is the final of division %(division)s, "
+                            "and a file has one final stage at most per division"
+                        )
+                        % {"other": other, "division": json.dumps(key)}
+                        if key
+                        else _(
+                            "a second final: %(other)s is the final, and a file has one final "
+                            "stage at most"
+                        )
+                        % {"other": other},
                     )
                 finals.setdefault(key, i)
             if stage is not BAD and "tables" in stage:
@@ -1241,7 +1339,7 @@ class _Validator(_Reader):
             if where is not None:
                 self.error(
                     _at(where, "added_minutes"),
-                    "an untimed game has no time limit to lengthen (event.rules.game_minutes)",
+                    _("an untimed game has no time limit to lengthen (event.rules.game_minutes)"),
                 )
             return None
         try:
@@ -1254,7 +1352,7 @@ class _Validator(_Reader):
             )
         except ValueError as why:
             if where is not None:
-                self.error(where, str(why))
+                self.error(where, why)
             return None
 
     def tables(self, value: Any, where: str, stage: _Stage) -> list[_Table]:
@@ -1264,7 +1362,7 @@ class _Validator(_Reader):
         final_tables: dict[str, int] = {}  # division -> index of its final table
         items = self.items(value, where, MAX_TABLES)
         if stage.kind == StageKind.PLAYOFF and len(items) > 1:
-            self.error(_at(where, 1), "a playoff is played at one table")
+            self.error(_at(where, 1), _("a playoff is played at one table"))
         for j, raw in enumerate(items):
             at = _at(where, j)
             table = self.obj(raw, at, ("number", "players", "rounds"), ("infractions",))
@@ -1272,7 +1370,9 @@ class _Validator(_Reader):
             if _ok(number):
                 if number in numbers:
                     self.error(
-                        _at(at, "number"), f"table {number} is also {_at(where, numbers[number])}"
+                        _at(at, "number"),
+                        _("table %(number)s is also %(other)s")
+                        % {"number": number, "other": _at(where, numbers[number])},
                     )
                 numbers.setdefault(number, j)
             players = self.seats(table, at, seated)
@@ -1281,12 +1381,20 @@ class _Validator(_Reader):
             division = self.table_division(players, _at(at, "players"))
             if stage.kind == StageKind.FINAL and table is not BAD and division is not None:
                 if division in final_tables:
-                    which = f" for division {json.dumps(division)}" if division else ""
+                    other = _at(where, final_tables[division])
                     self.error(
                         at,
-                        f"a second final table{which} ({_at(where, final_tables[division])} is "
-                        "one): a final has one table, one per division when players have "
-                        "divisions",
+                        _(
+                            "a second final table for division %(division)s (%(other)s is one): "
+                            "a final has one table, one per division when players have divisions"
+                        )
+                        % {"division": json.dumps(division), "other": other}
+                        if division
+                        else _(
+                            "a second final table (%(other)s is one): a final has one table, "
+                            "one per division when players have divisions"
+                        )
+                        % {"other": other},
                     )
                 final_tables.setdefault(division, j)
             self.table_size(players, _at(at, "players"))
@@ -1311,14 +1419,23 @@ class _Validator(_Reader):
         for n in range(after, len(rounds)):
             self.error(
                 _at(_at(where.removesuffix(".extra"), "rounds"), n),
-                f"after the game was marked over after round {after} "
-                f"({_at(where, 'game_over_after')}): no later round was played",
+                _(
+                    "after the game was marked over after round %(after)s (%(where)s): no later "
+                    "round was played"
+                )
+                % {"after": after, "where": _at(where, "game_over_after")},
             )
         if after > len(rounds):
             self.error(
                 _at(where, "game_over_after"),
-                f"{after}, but the table has {len(rounds)} round{'s' if len(rounds) != 1 else ''}"
-                ": the game is marked over after its last round",
+                ngettext(
+                    "%(after)s, but the table has %(count)s round: the game is marked over after "
+                    "its last round",
+                    "%(after)s, but the table has %(count)s rounds: the game is marked over after "
+                    "its last round",
+                    len(rounds),
+                )
+                % {"after": after, "count": len(rounds)},
             )
             return None
         return after
@@ -1336,7 +1453,7 @@ class _Validator(_Reader):
                 continue
             for ref, n in given.items():
                 if ref not in plan.players:
-                    self.error(_at(at, ref), f"{_show(ref)} is not seated at this table")
+                    self.error(_at(at, ref), _not_seated(ref))
                     continue
                 n = self.integer(n, _at(at, ref), lo=0 if key == "withdrew" else 1, hi=SMALL_MAX)
                 if _ok(n):
@@ -1353,7 +1470,9 @@ class _Validator(_Reader):
                 continue
             if ref in seated:
                 self.error(
-                    seat_at, f"{_show(ref)} is seated twice in this stage (also {seated[ref]})"
+                    seat_at,
+                    _("%(value)s is seated twice in this stage (also %(other)s)")
+                    % {"value": _show(ref), "other": seated[ref]},
                 )
                 continue
             seated[ref] = seat_at
@@ -1365,10 +1484,11 @@ class _Validator(_Reader):
         when no player is seated, or when they mix divisions (an error)."""
         if len({self.divisions[p] for p in players}) > 1:
             shown = ", ".join(
-                f"{p} in {json.dumps(self.divisions[p]) if self.divisions[p] else 'no division'}"
+                _("%(player)s in %(division)s")
+                % {"player": p, "division": _division_name(self.divisions[p])}
                 for p in players
             )
-            self.error(where, f"a table never mixes divisions: {shown}")
+            self.error(where, _("a table never mixes divisions: %(players)s") % {"players": shown})
             return None
         if not players:
             return None
@@ -1382,8 +1502,11 @@ class _Validator(_Reader):
             listed = ", ".join(map(str, sorted(self.rules.tiles_drawn)))
             self.error(
                 where,
-                f"a table of {size} is not in event.rules.tiles_drawn ({listed}): a table is "
-                "seated only at a size listed there",
+                _(
+                    "a table of %(size)s is not in event.rules.tiles_drawn (%(listed)s): a table "
+                    "is seated only at a size listed there"
+                )
+                % {"size": size, "listed": listed},
             )
 
     # -- rounds -----------------------------------------------------------------------------
@@ -1394,7 +1517,7 @@ class _Validator(_Reader):
         # One more than a game has (or a playoff's one): the first too many is an error.
         items = self.items(value, where, MAX_ENGINES + 1)
         if items and not players:
-            self.error(where, "a table with no players has no rounds")
+            self.error(where, _("a table with no players has no rounds"))
             return out
         playoff = stage.kind == StageKind.PLAYOFF
         for n, raw in enumerate(items):
@@ -1402,7 +1525,7 @@ class _Validator(_Reader):
             round_ = self.obj(raw, at, ("engine", "pips"))
             engine = self.get(round_, at, "engine", self.integer)
             if playoff and n >= 1:
-                self.error(at, "a playoff is one round")
+                self.error(at, _("a playoff is one round"))
             elif self.rules is not None and _ok(engine):
                 engine = self.round_engine(engine, at, n, playoff)
             playing = players
@@ -1442,15 +1565,18 @@ class _Validator(_Reader):
         if expected is None:
             self.error(
                 where,
-                f"a game has {len(rules.engines)} rounds (event.rules.engines): "
-                f"this would be round {n + 1}",
+                _("a game has %(count)s rounds (event.rules.engines): this would be round %(n)s")
+                % {"count": len(rules.engines), "n": n + 1},
             )
             return BAD
         if engine != expected:
             self.error(
                 _at(where, "engine"),
-                f"{engine} is out of order: round {n + 1} is {expected}-{expected}, the next of "
-                "event.rules.engines",
+                _(
+                    "%(engine)s is out of order: round %(n)s is %(expected)s-%(expected)s, the "
+                    "next of event.rules.engines"
+                )
+                % {"engine": engine, "n": n + 1, "expected": expected},
             )
             return BAD
         return engine
@@ -1463,21 +1589,18 @@ class _Validator(_Reader):
         counts: dict[str, int] = {}
         for ref in players:
             if ref not in pips:
-                self.error(_at(where, ref), "missing: every seated player has a pip count")
+                self.error(_at(where, ref), _("missing: every seated player has a pip count"))
                 good = False
         for ref, count in pips.items():
             at = _at(where, ref)
             if ref not in players:
                 known = ref in self.divisions
-                self.error(
-                    at,
-                    f"{_show(ref)} is not seated at this table"
-                    if known
-                    else f"{_show(ref)} is not the id of a player in players",
-                )
+                self.error(at, _not_seated(ref) if known else _not_a_player(ref))
                 good = False
             elif isinstance(count, bool) or not isinstance(count, int):
-                self.error(at, f"{_show(count)} is not a whole number of pips")
+                self.error(
+                    at, _("%(value)s is not a whole number of pips") % {"value": _show(count)}
+                )
                 good = False
             else:
                 counts[ref] = count
@@ -1510,7 +1633,7 @@ class _Validator(_Reader):
         if not self.known(ref, where):
             return BAD
         if ref not in players:
-            self.error(where, f"{_show(ref)} is not seated at this table")
+            self.error(where, _not_seated(ref))
             return BAD
         return ref
 
@@ -1583,20 +1706,25 @@ class _Validator(_Reader):
             if divisions and divisions != {stage.division}:
                 self.error(
                     _at(_at(where, "extra"), "division"),
-                    f"{json.dumps(stage.division)}, but the players seated play in "
-                    + ", ".join(json.dumps(d) if d else "no division" for d in sorted(divisions)),
+                    _("%(division)s, but the players seated play in %(divisions)s")
+                    % {
+                        "division": json.dumps(stage.division),
+                        "divisions": ", ".join(map(_division_name, sorted(divisions))),
+                    },
                 )
         elif stage.kind == StageKind.PLAYOFF and len(divisions) == 1:
             stage.division = divisions.pop()
         ref_at = _at(_at(where, "extra"), "table")
         if stage.table_ref is not None and stage.medal != Medal.ADVANCE:
-            self.error(ref_at, "only an advancement playoff names the table whose tie it settles")
+            self.error(
+                ref_at, _("only an advancement playoff names the table whose tie it settles")
+            )
             stage.table_ref = None
         if stage.kind != StageKind.PLAYOFF or stage.medal != Medal.ADVANCE:
             if stage.wildcards_of is not None:
                 self.error(
                     _at(_at(where, "extra"), "wildcards_of"),
-                    "only an advancement playoff settles a stage's wildcards",
+                    _("only an advancement playoff settles a stage's wildcards"),
                 )
                 stage.wildcards_of = None
             return
@@ -1605,22 +1733,31 @@ class _Validator(_Reader):
             if index >= i or stages[index].kind not in ADVANCING_KINDS:
                 self.error(
                     _at(_at(where, "extra"), "wildcards_of"),
-                    f"stages[{index}] is not an earlier qualifying or semifinal stage",
+                    _("%(stage)s is not an earlier qualifying or semifinal stage")
+                    % {"stage": _at("stages", index)},
                 )
                 stage.wildcards_of = None
             return
         if stage.table_ref is not None:
             index, number = stage.table_ref
             if index >= len(stages) or stages[index].kind not in ADVANCING_KINDS:
-                self.error(ref_at, f"stages[{index}] is not a qualifying or semifinal stage")
+                self.error(
+                    ref_at,
+                    _("%(stage)s is not a qualifying or semifinal stage")
+                    % {"stage": _at("stages", index)},
+                )
                 stage.table_ref = None
                 return
             table = next((t for t in stages[index].tables if t.number == number), None)
             if table is None:
-                self.error(ref_at, f"stages[{index}] has no table {number}")
+                self.error(
+                    ref_at,
+                    _("%(stage)s has no table %(number)s")
+                    % {"stage": _at("stages", index), "number": number},
+                )
                 stage.table_ref = None
             elif not set(players) <= set(table.players):
-                self.error(ref_at, "the playoff's players did not all play at that table")
+                self.error(ref_at, _("the playoff's players did not all play at that table"))
                 stage.table_ref = None
             return
         found = [
@@ -1635,8 +1772,10 @@ class _Validator(_Reader):
         else:
             self.error(
                 where,
-                "an advancement playoff is played by players tied at one table of a qualifying "
-                "or semifinal stage: give it in extra.table",
+                _(
+                    "an advancement playoff is played by players tied at one table of a "
+                    "qualifying or semifinal stage: give it in extra.table"
+                ),
             )
 
 
@@ -1711,7 +1850,7 @@ def _check_playoffs(read: _Validator, fields: dict[str, Any], plan: _Plan) -> No
         at = among[min(problem.round_number, len(among)) - 1] if among else None
         read.error(
             "stages" if at is None else _at("stages", at),
-            f"this playoff does not fit the ties: {problem.message}",
+            _("this playoff does not fit the ties: %(why)s") % {"why": translated(problem.message)},
         )
     # A playoff still to play is one the results owe, between the players they name.
     # Indexed by what each settles, taken in order: one pass over the playoffs.
@@ -1725,16 +1864,22 @@ def _check_playoffs(read: _Validator, fields: dict[str, Any], plan: _Plan) -> No
             continue  # it decided: checked above (an open one decides nothing yet)
         key = (s.division or "", s.medal, stages[i].playoff_table_id)
         if not owed.get(key):
-            read.error(_at("stages", i), f"no {s.medal} playoff is owed: the results call for none")
+            read.error(
+                _at("stages", i),
+                _("no %(medal)s playoff is owed: the results call for none") % {"medal": s.medal},
+            )
             continue
         match = owed[key].pop(0)
         seated = [p for t in s.tables for p in t.players]
         if seated and set(seated) != set(match.owed.players):
             read.error(
                 _at("stages", i),
-                f"the {s.medal} playoff owed is between "
-                f"{', '.join(sorted(match.owed.players, key=order.get))}, "
-                f"not {', '.join(seated)}",
+                _("the %(medal)s playoff owed is between %(owed)s, not %(seated)s")
+                % {
+                    "medal": s.medal,
+                    "owed": ", ".join(sorted(match.owed.players, key=order.get)),
+                    "seated": ", ".join(seated),
+                },
             )
 
 
@@ -1765,14 +1910,21 @@ _EVENT_FIELDS = (
 def _line_and_column(text: str, offset: int) -> str:
     """The place of character ``offset`` (from 0) of ``text``, as an editor shows it."""
     line = text.count("\n", 0, offset) + 1
-    return f"line {line}, column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+    column = offset - (text.rfind(chr(10), 0, offset) + 1) + 1
+    return _("line %(line)s, column %(column)s") % {"line": line, "column": column}
 
 
 def _parse(data_or_text: Any) -> Any:
     """The file's JSON, or ``EventFileError`` naming where it cannot be read (line, column)."""
     if isinstance(data_or_text, bytes | bytearray | str) and len(data_or_text) > MAX_BYTES:
         raise EventFileError.at(
-            [("file", f"larger than {MAX_BYTES // 1_000_000} MB: an event file is at most that")]
+            [
+                (
+                    _whole_file(),
+                    _("larger than %(most)s MB: an event file is at most that")
+                    % {"most": MAX_BYTES // 1_000_000},
+                )
+            ]
         )
     if isinstance(data_or_text, bytes | bytearray):
         raw = bytes(data_or_text)
@@ -1784,7 +1936,8 @@ def _parse(data_or_text: Any) -> Any:
                 [
                     (
                         _line_and_column(good, len(good)),
-                        f"not UTF-8 text (byte {why.start + 1} cannot be read)",
+                        _("not UTF-8 text (byte %(byte)s cannot be read)")
+                        % {"byte": why.start + 1},
                     )
                 ]
             ) from None
@@ -1799,12 +1952,14 @@ def _parse(data_or_text: Any) -> Any:
             parse_constant=_Number.constant,
         )
     except json.JSONDecodeError as why:
+        at = _("line %(line)s, column %(column)s") % {"line": why.lineno, "column": why.colno}
+        # The decoder's own words, in the reader's language when they are among JSON_ERRORS.
         raise EventFileError.at(
-            [(f"line {why.lineno}, column {why.colno}", f"not valid JSON: {why.msg}")]
+            [(at, _("not valid JSON: %(why)s") % {"why": _(why.msg)})]
         ) from None
     except RecursionError:
         raise EventFileError.at(
-            [(_deepest(data_or_text), "nested too deeply to be an event file")]
+            [(_deepest(data_or_text), _("nested too deeply to be an event file"))]
         ) from None
 
 
@@ -1833,7 +1988,9 @@ def validate(data_or_text: Any) -> _Plan:
     try:
         return _validate(read, data)
     except _TooManyErrors:
-        read.errors.append(("file", f"reading stopped after {MAX_ERRORS} errors"))
+        read.errors.append(
+            (_whole_file(), _("reading stopped after %(count)s errors") % {"count": MAX_ERRORS})
+        )
         raise EventFileError.at(read.errors) from None
 
 
@@ -1842,11 +1999,19 @@ def _validate(read: _Validator, data: Any) -> _Plan:
     if top is BAD:
         raise EventFileError.at(read.errors)
     if "format" in top and top["format"] != FORMAT:
-        read.error("format", f"{_show(top['format'])} is not {json.dumps(FORMAT)}")
+        read.error(
+            "format",
+            _("%(value)s is not %(format)s")
+            % {"value": _show(top["format"]), "format": json.dumps(FORMAT)},
+        )
     version = top.get("version", VERSION)
     known_version = type(version) is int and version == VERSION
     if not known_version:
-        read.error("version", f"{_show(version)} is not a version this site reads ({VERSION})")
+        read.error(
+            "version",
+            _("%(value)s is not a version this site reads (%(version)s)")
+            % {"value": _show(version), "version": VERSION},
+        )
     if top.get("format") != FORMAT or not known_version or "version" not in top:
         # Not an event file this site knows: its other errors would be noise.
         raise EventFileError.at(read.errors)

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_tables2 import Table
@@ -33,6 +33,7 @@ from tablib import Dataset
 
 from scoring.sheets import event_sheets
 from tournament.models import Event, Player
+from tournament.refusals import NotFound
 
 EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
 EXPORT_PARAM = "_export"  # django-tables2's own trigger: ?_export=csv
@@ -42,7 +43,7 @@ def requested_format(request: HttpRequest) -> str:
     """The format asked for with ``?_export=``: csv or xlsx, else a 404."""
     export_format = request.GET.get(EXPORT_PARAM)
     if export_format not in EXPORT_FORMATS:
-        raise Http404(_("Exports are CSV or Excel (xlsx)."))
+        raise NotFound(_("Exports are CSV or Excel (xlsx)."))
     return export_format
 
 

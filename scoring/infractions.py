@@ -6,15 +6,17 @@ infractions in the game (that table of that stage), asks it, and saves the outco
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring import penalties
 from scoring.models import Infraction, InfractionAction, InfractionKind
 from scoring.sheets import TableSheet, table_sheet
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Table
+from tournament.refusals import Refused
 
 NOTE_MAX = Infraction._meta.get_field("note").max_length
 REASON_MAX = Infraction._meta.get_field("change_reason").max_length
@@ -46,9 +48,14 @@ def current_engine(sheet: TableSheet) -> int:
 def engine_error(sheet: TableSheet, engine) -> str | None:
     if engine not in sheet.engines:
         engines = ", ".join(f"{e}-{e}" for e in sheet.engines)
-        return f"{engine} is not a round of this game: the engines are {engines}."
+        return _("%(engine)s is not a round of this game: the engines are %(engines)s.") % {
+            "engine": engine,
+            "engines": engines,
+        }
     if engine not in engines_reached(sheet):
-        return f"Round {engine}-{engine} has not started at this table yet."
+        return _("Round %(engine)s-%(engine)s has not started at this table yet.") % {
+            "engine": engine
+        }
     return None
 
 
@@ -69,20 +76,20 @@ def log_infraction(
     if repeat is not None:  # the same form sent twice (a double tap): logged once
         return Infraction.objects.get(pk=repeat.outcome["infraction"])
     if not table.can_score(user):
-        raise PermissionDenied("You do not keep the score of this table.")
+        raise Refused(_("You do not keep the score of this table."))
     if table.stage.closed and not event.is_director(user):
-        raise InfractionRejected("This stage is closed: only a director can log an infraction.")
+        raise InfractionRejected(_("This stage is closed: only a director can log an infraction."))
     errors: dict[str, str] = {}
     if player is None or not Seat.objects.filter(table=table, player=player).exists():
-        errors["player"] = "Choose a player seated at this table."
+        errors["player"] = _("Choose a player seated at this table.")
     wrong_engine = engine_error(table_sheet(table), engine)
     if wrong_engine:
         errors["engine"] = wrong_engine
     if kind not in InfractionKind.values:
-        errors["kind"] = "Choose the kind of infraction."
+        errors["kind"] = _("Choose the kind of infraction.")
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
-        errors["note"] = f"Keep the note under {NOTE_MAX} characters."
+        errors["note"] = _("Keep the note under %(most)s characters.") % {"most": NOTE_MAX}
     if errors:
         raise InfractionRejected(errors)
     earlier = Infraction.objects.filter(player=player)
@@ -116,20 +123,20 @@ def change_infraction(infraction: Infraction, action: str, reason: str, user) ->
     """
     table = _locked(infraction.table)
     if not table.stage.event.is_director(user):
-        raise PermissionDenied("Only the event's directors can change an infraction.")
+        raise Refused(_("Only the event's directors can change an infraction."))
     infraction = Infraction.objects.select_for_update().get(pk=infraction.pk)
     errors: dict[str, str] = {}
     if action not in InfractionAction.values:
-        errors["action"] = "Choose warning, penalty draw, skip a turn or void."
+        errors["action"] = _("Choose warning, penalty draw, skip a turn or void.")
     elif action == infraction.action:
-        errors["action"] = (
-            f"This infraction is already “{InfractionAction(action).label}”: choose another action."
-        )
+        errors["action"] = _("This infraction is already “%(action)s”: choose another action.") % {
+            "action": InfractionAction(action).label
+        }
     reason = (reason or "").strip()
     if not reason:
-        errors["reason"] = "Give the reason for the change."
+        errors["reason"] = _("Give the reason for the change.")
     elif len(reason) > REASON_MAX:
-        errors["reason"] = f"Keep the reason under {REASON_MAX} characters."
+        errors["reason"] = _("Keep the reason under %(most)s characters.") % {"most": REASON_MAX}
     if errors:
         raise InfractionRejected(errors)
     infraction.action = action

@@ -11,6 +11,7 @@ from tournament.clock_store import entry_after_time
 from tournament.history import claim, log_action, settle
 from tournament.models import StageKind, Table
 from tournament.rules import RoundErrors, round_errors
+from tournament.text import translated
 
 
 class RoundRejected(Exception):
@@ -50,9 +51,13 @@ def _check(sheet, engine: int, pips: dict[int, object], number: int) -> dict[int
     """The round's pips, checked: one for every player who plays round ``number`` (not a late
     arrival before they joined, nor a player after they withdrew)."""
     seated = {p.pk for p in sheet.playing(number)}
-    errors = round_errors(sheet.rules, engine, pips)
+    found = round_errors(sheet.rules, engine, pips)
+    errors = RoundErrors(  # in the reader's language
+        {key: [translated(m) for m in messages] for key, messages in found.fields.items()},
+        [translated(m) for m in found.whole],
+    )
     if set(pips) != seated:
-        errors.whole.append("Enter a pip count for every player seated at the table.")
+        errors.whole.append(_("Enter a pip count for every player seated at the table."))
     if errors:
         raise RoundRejected(errors)
     return {pid: int(v) for pid, v in pips.items()}

@@ -44,3 +44,47 @@ def test_a_french_phone_reads_french_and_switches_to_english(
     expect(page.get_by_role("heading", name="Phases")).to_be_visible()
     page.screenshot(path=b.artifact("language-switch-event-fr-320.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_the_big_clock_reads_french_and_switches_from_its_corner(
+    browser, live_server, transactional_db
+):
+    event = make_event(slug="room", engines=[2, 1, 0])
+    make_players(event, count=8)
+    seat(event)
+    url = f"{live_server.url}/e/room/1/clock/"
+
+    # A projector: the switch is small, in the top corner, clear of the title.
+    screen = b.new_page(browser, viewport={"width": 1280, "height": 720}, locale="fr-FR")
+    screen.goto(url)
+    expect(screen.locator("html")).to_have_attribute("lang", "fr")
+    expect(screen.get_by_text("Temps restant")).to_be_visible()
+    expect(screen.get_by_text("Tables terminées")).to_be_visible()
+    switch = screen.get_by_label("Langue")
+    expect(switch).to_have_value("fr")
+    form = screen.locator("form.language-switch").bounding_box()
+    title = screen.get_by_role("heading", level=1).bounding_box()
+    assert form["y"] + form["height"] < 0.08 * 720 and form["x"] > 1280 * 0.75  # its corner
+    assert form["height"] < 0.06 * 720  # small beside the digits
+    assert form["x"] >= title["x"] + title["width"] or form["y"] >= title["y"] + title["height"]
+    digits = screen.locator("#big-digits").bounding_box()
+    assert digits["height"] > 0.3 * 720  # the clock still fills the screen
+    screen.screenshot(path=b.artifact("big-clock-switch-fr.png"))
+
+    switch.select_option("en")
+    with screen.expect_navigation():
+        screen.get_by_role("button", name="Changer").click()
+    assert screen.url == url  # back on the clock
+    expect(screen.locator("html")).to_have_attribute("lang", "en")
+    expect(screen.get_by_text("Time left")).to_be_visible()
+    expect(screen.get_by_label("Language")).to_have_value("en")
+
+    # A phone: the switch goes above the title, and nothing scrolls sideways.
+    phone = b.new_page(browser, viewport={"width": 320, "height": 640}, locale="fr-CA")
+    phone.goto(url)
+    expect(phone.get_by_label("Langue")).to_be_visible()
+    form = phone.locator("form.language-switch").bounding_box()
+    title = phone.get_by_role("heading", level=1).bounding_box()
+    assert form["y"] + form["height"] <= title["y"] + 1  # not over the title
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 320
+    phone.screenshot(path=b.artifact("big-clock-switch-fr-320.png"), full_page=True)

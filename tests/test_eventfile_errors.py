@@ -301,6 +301,25 @@ def test_a_rule_set_that_cannot_be_played(change, errors):
     assert refused(changed(change)) == errors
 
 
+@pytest.mark.parametrize(
+    ("tiles", "error"),
+    [
+        (None, "event.rules.tiles_drawn: missing"),
+        ("4:15", "event.rules.tiles_drawn: expected an object, not a string"),
+    ],
+)
+def test_a_rule_set_without_its_tiles_drawn_is_refused_not_a_crash(tiles, error):
+    # Once an AttributeError (a 500 on the import page): the rules were checked with no
+    # tiles drawn at all.
+    def change(d):
+        if tiles is None:
+            del rules(d)["tiles_drawn"]
+        else:
+            rules(d)["tiles_drawn"] = tiles
+
+    assert refused(changed(change)) == [error]
+
+
 def test_a_table_size_not_in_tiles_drawn_is_refused_at_the_table():
     def two_or_three(d):
         rules(d)["tiles_drawn"] = {"2": 15, "3": 15}

@@ -130,8 +130,13 @@ def squash(text: str) -> str:
 
 
 def assert_no_english(text: str, squashed: bool = False):
-    seen = squash(text) if squashed else text
-    leaks = [s for s in english_sentences() if (squash(s) if squashed else s) in seen]
+    """No English sentence of the catalog in ``text``, as whole words ("a list" is English,
+    "la liste" is not); ``squashed``: a PDF's text, compared without spaces."""
+    if squashed:
+        seen = squash(text)
+        leaks = [s for s in english_sentences() if squash(s) in seen]
+    else:
+        leaks = [s for s in english_sentences() if re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text)]
     assert not leaks, f"English left on a French page: {leaks}"
 
 

@@ -81,9 +81,11 @@ class Clock:
         if self.started_at is None and (
             self.paused_at is not None or self.time_called_at is not None or self.paused_total
         ):
-            raise ValueError("A clock that has not been started cannot be paused or called")
+            raise ValueError(
+                Message("A clock that has not been started cannot be paused or called")
+            )
         if self.paused_at is not None and self.time_called_at is not None:
-            raise ValueError("A clock cannot be both paused and called")
+            raise ValueError(Message("A clock cannot be both paused and called"))
 
     @classmethod
     def for_minutes(cls, minutes: int | None) -> Clock:

@@ -1,13 +1,14 @@
 """Views load the event, stage and table from the URL once, here; permission is an attribute."""
 
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.translation import gettext as _
 
 from tournament.forms import ONCE_KEY
 from tournament.models import Event, Stage, Table
+from tournament.refusals import Refused
 
 
 def posted_key(request) -> str:
@@ -32,7 +33,7 @@ class EventMixin:
         # (tournament.middleware.TimeZoneMiddleware puts the site's back after the response).
         timezone.activate(self.event.zone)
         if self.director_required and request.user.is_authenticated and not self.is_director:
-            raise PermissionDenied("Only the event's directors can do this.")
+            raise Refused(_("Only the event's directors can do this."))
         return super().dispatch(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):

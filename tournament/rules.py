@@ -6,7 +6,8 @@ pip counts against PRODUCT.md §4. Everything is tested in ``tests/test_rules.py
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+import re
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
@@ -201,19 +202,19 @@ class RuleSet:
     def zeros_reason(self, engine: int) -> str:
         """Who can have 0 in the round of ``engine``, for the message of a round with more."""
         if self.max_zeros(engine) == 2:
-            return (
+            return Message(
                 "only the player who dominoed and a player holding just the double-blank can have 0"
             )
         if self.double_blank_points == 0:
-            return (
+            return Message(
                 "in the 0-0 round the double-blank is the engine, so only the player who "
                 "dominoed can have 0"
             )
-        return "only the player who dominoed can have 0 (the double-blank counts 50)"
+        return Message("only the player who dominoed can have 0 (the double-blank counts 50)")
 
     def zeros_message(self, engine: int, zeros: int) -> str:
         """Why ``zeros`` players cannot all have 0 in the round of ``engine``."""
-        return ZEROS.format(n=zeros, why=self.zeros_reason(engine))
+        return Message(ZEROS, n=zeros, why=self.zeros_reason(engine))
 
     def next_engine(self, rounds_played: int) -> int | None:
         """The engine of the next round, or None when every engine has been played."""
@@ -256,17 +257,19 @@ class RoundErrors:
         self.fields.setdefault(key, []).append(message)
 
 
-# The messages of a round's check, as templates filled with str.format: the server uses them
-# here, and the entry page's script gets the same ones (round_checks) to say the same thing
-# before anything is sent.
-ENTER_PIPS = (
+# The messages of a round's check, as templates: the server fills them here, and the entry
+# page's script gets the same ones (round_checks, with {name} for %(name)s) to say the same
+# thing before anything is sent.
+ENTER_PIPS = Message(
     "Enter this player's pips (0 for the player who dominoed or who holds just the double-blank)."
 )
-NOT_WHOLE = "{value} is not a whole number of pips."
-NEGATIVE = "{value} is below 0: pips left in hand cannot be negative."
-ABOVE = "{value} is more than the {max} pips that can be left."
-ZEROS = "{n} players have 0: {why}."
-ROUND_SUM = "The round adds up to {sum}, more than the {max} pips that can be left in hands."
+NOT_WHOLE = Message("%(value)s is not a whole number of pips.")
+NEGATIVE = Message("%(value)s is below 0: pips left in hand cannot be negative.")
+ABOVE = Message("%(value)s is more than the %(max)s pips that can be left.")
+ZEROS = Message("%(n)s players have 0: %(why)s.")
+ROUND_SUM = Message(
+    "The round adds up to %(sum)s, more than the %(max)s pips that can be left in hands."
+)
 
 
 def round_errors(rules: RuleSet, engine: int, pips: Mapping[P, object]) -> RoundErrors:
@@ -278,11 +281,11 @@ def round_errors(rules: RuleSet, engine: int, pips: Mapping[P, object]) -> Round
         if value is None or value == "":
             errors.add(key, ENTER_PIPS)
         elif isinstance(value, bool) or not isinstance(value, int):
-            errors.add(key, NOT_WHOLE.format(value=repr(value)))
+            errors.add(key, Message(NOT_WHOLE, value=repr(value)))
         elif value < 0:
-            errors.add(key, NEGATIVE.format(value=value))
+            errors.add(key, Message(NEGATIVE, value=value))
         elif value > bound:
-            errors.add(key, ABOVE.format(value=value, max=bound))
+            errors.add(key, Message(ABOVE, value=value, max=bound))
         else:
             good[key] = value
     zeros = [k for k, v in good.items() if v == 0]
@@ -290,31 +293,38 @@ def round_errors(rules: RuleSet, engine: int, pips: Mapping[P, object]) -> Round
         errors.whole.append(rules.zeros_message(engine, len(zeros)))
     round_bound = rules.round_max_pips(engine)
     if len(good) == len(pips) and sum(good.values()) > round_bound:
-        errors.whole.append(ROUND_SUM.format(sum=sum(good.values()), max=round_bound))
+        errors.whole.append(Message(ROUND_SUM, sum=sum(good.values()), max=round_bound))
     return errors
 
 
-def round_checks(rules: RuleSet, engines: Sequence[int], players: int) -> dict:
+def round_checks(
+    rules: RuleSet, engines: Sequence[int], players: int, say: Callable[[str], str] = str
+) -> dict:
     """What the entry page's script checks as the scorekeeper types, per engine the page may
     send (the round's, or a playoff's choice), from the same rules as ``round_errors``: the
-    bound of one player's pips, of the round, how many may have 0 and why."""
+    bound of one player's pips, of the round, how many may have 0 and why. ``say`` puts each
+    message in the reader's language (``tournament.text.translated``)."""
+
+    def template(message: str) -> str:  # entry.js fills {value}
+        return re.sub(r"%\((\w+)\)s", r"{\1}", say(message))
+
     return {
         "engines": {
             str(engine): {
                 "max": rules.max_pips(engine, players),
                 "round_max": rules.round_max_pips(engine),
                 "max_zeros": rules.max_zeros(engine),
-                "zeros_why": rules.zeros_reason(engine),
+                "zeros_why": say(rules.zeros_reason(engine)),
             }
             for engine in engines
         },
         "messages": {
-            "enter": ENTER_PIPS,
-            "not_whole": NOT_WHOLE,
-            "negative": NEGATIVE,
-            "above": ABOVE,
-            "zeros": ZEROS,
-            "round_sum": ROUND_SUM,
+            "enter": say(ENTER_PIPS),
+            "not_whole": template(NOT_WHOLE),
+            "negative": template(NEGATIVE),
+            "above": template(ABOVE),
+            "zeros": template(ZEROS),
+            "round_sum": template(ROUND_SUM),
         },
     }
 

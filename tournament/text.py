@@ -60,10 +60,17 @@ def search_key(text: str) -> str:
 
 def translated(message) -> str:
     """A message of the plain-Python rules (a ``tournament.message.Message``, or an error
-    carrying one) in the active language; any other text as it is."""
+    carrying one) in the active language, with the messages among its values; any other text
+    as it is."""
     if isinstance(message, Exception) and message.args:
         message = message.args[0]
     template = getattr(message, "template", None)
     if template is None:
         return str(message)
-    return _(template) % message.values if message.values else _(template)
+    if not message.values:
+        return _(template)
+    values = {
+        name: translated(value) if hasattr(value, "template") else value
+        for name, value in message.values.items()
+    }
+    return _(template) % values

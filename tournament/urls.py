@@ -31,3 +31,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch
     path("admin/", admin.site.urls),
 ]
+
+# The 403 and 404 pages say the site's own reason for the refusal (tournament.refusals).
+handler403 = "tournament.views.permission_denied"
+handler404 = "tournament.views.page_not_found"

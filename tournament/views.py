@@ -8,9 +8,10 @@ from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMix
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Prefetch, Q
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import requires_csrf_token
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 from django.views.generic.edit import FormMixin
 
@@ -28,6 +29,7 @@ from tournament.forms import (
 )
 from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
 from tournament.models import Event, Player, Seat, StageKind, Table
+from tournament.refusals import detail
 from tournament.registration import (
     ROLE_LABELS,
     ROLES,
@@ -545,3 +547,18 @@ class HistoryView(DirectorRequiredMixin, EventMixin, ListView):
 
     def get_queryset(self):
         return self.event.actions.select_related("by")
+
+
+# -- refusals --------------------------------------------------------------------------------------
+
+
+@requires_csrf_token  # the page's language switch posts a form
+def permission_denied(request, exception):
+    """The 403 page, with the site's reason when it gave one (``tournament.refusals``)."""
+    return render(request, "403.html", {"detail": detail(exception)}, status=403)
+
+
+@requires_csrf_token
+def page_not_found(request, exception):
+    """The 404 page, with the site's reason when it gave one: never Django's own words."""
+    return render(request, "404.html", {"detail": detail(exception)}, status=404)

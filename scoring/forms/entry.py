@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.forms import OnceMixin
 from tournament.rules import ABOVE, NEGATIVE, round_errors
+from tournament.text import translated
 
 
 class RoundForm(OnceMixin, forms.Form):
@@ -75,8 +76,9 @@ class RoundForm(OnceMixin, forms.Form):
                     ),
                     "invalid": _("Enter a whole number of pips."),
                     # The rule core's messages (the page's script shows the same ones).
-                    "min_value": NEGATIVE.format(value="%(show_value)s"),
-                    "max_value": ABOVE.format(value="%(show_value)s", max="%(limit_value)s"),
+                    "min_value": translated(NEGATIVE) % {"value": "%(show_value)s"},
+                    "max_value": translated(ABOVE)
+                    % {"value": "%(show_value)s", "max": "%(limit_value)s"},
                 },
                 initial=(initial_pips or {}).get(p.pk),
                 widget=forms.TextInput(attrs=attrs),
@@ -124,9 +126,9 @@ class RoundForm(OnceMixin, forms.Form):
         by_pk = {p.pk: p for p in self.players}
         for pk, messages in errors.fields.items():
             for m in messages:
-                self.add_error(self.key(by_pk[pk]), m)
+                self.add_error(self.key(by_pk[pk]), translated(m))
         for m in errors.whole:
-            self.add_error(None, m)
+            self.add_error(None, translated(m))
         data["pips"] = pips
         return data
 

@@ -10,7 +10,6 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
@@ -39,7 +38,9 @@ from scoring.sheets import load_sheets, table_sheet
 from tournament.clock_store import entry_after_time
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
 from tournament.models import Event, Stage, Table
+from tournament.refusals import Refused
 from tournament.rules import RoundErrors, round_checks
+from tournament.text import translated
 
 
 def wants_json(request) -> bool:
@@ -76,7 +77,7 @@ class RoundPageMixin:
     def script_config(self, form, engines) -> dict:
         """What static/js/entry.js needs: the checks per engine, the cells, its texts."""
         return {
-            **round_checks(self.sheet.rules, engines, len(form.players)),
+            **round_checks(self.sheet.rules, engines, len(form.players), say=translated),
             "engine": form.engine,
             "cells": [form.key(p) for p in form.players],
             "names": {form.key(p): p.name for p in form.players},
@@ -127,7 +128,7 @@ class EnterRoundView(RoundPageMixin, LoginRequiredMixin, TableMixin, FormView):
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated and not self.table.can_score(request.user):
-            raise PermissionDenied(_("You do not keep the score of this table."))
+            raise Refused(_("You do not keep the score of this table."))
         return super().dispatch(request, *args, **kwargs)
 
     @cached_property
@@ -227,7 +228,7 @@ class EndGameView(LoginRequiredMixin, TableMixin, View):
 
     def post(self, request, *args, **kwargs):
         if not self.table.can_score(request.user):
-            raise PermissionDenied(_("You do not keep the score of this table."))
+            raise Refused(_("You do not keep the score of this table."))
         shown = request.POST.get("rounds", "")
         try:
             if not re.fullmatch(r"[0-9]{1,3}", shown):

@@ -5,7 +5,6 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -24,6 +23,7 @@ from scoring.tables import InfractionLogTable, configure
 from tournament.caching import VersionedPageMixin
 from tournament.mixins import DirectorRequiredMixin, EventMixin, TableMixin
 from tournament.models import Player, Table
+from tournament.refusals import Refused
 
 ALERT_CLASSES = {
     penalties.WARNING: "alert-warning",
@@ -72,7 +72,7 @@ class LogInfractionView(LoginRequiredMixin, TableMixin, FormView):
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated and not self.table.can_score(request.user):
-            raise PermissionDenied(_("You do not keep the score of this table."))
+            raise Refused(_("You do not keep the score of this table."))
         return super().dispatch(request, *args, **kwargs)
 
     @cached_property

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from django.http import Http404, HttpResponseBadRequest
+from django.http import HttpResponseBadRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import View
@@ -37,6 +37,7 @@ from scoring.tables import StandingsTable
 from scoring.views.results import BracketView, ResultsView, StandingsView
 from scoring.views.seating import SeatingView
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin
+from tournament.refusals import NotFound
 
 
 class PdfMixin:
@@ -128,12 +129,12 @@ class StageSheetsPdfView(SheetsPdfMixin, TemplateView):
             return None
         match = _TABLE_RANGE.fullmatch(wanted)
         if not match or int(match[1]) > int(match[2]):
-            raise Http404("Give the tables as a range of numbers, e.g. ?tables=1-50.")
+            raise NotFound(_("Give the tables as a range of numbers, e.g. ?tables=1-50."))
         first, last = int(match[1]), int(match[2])
         if last - first + 1 > SHEETS_PER_PDF:
             raise TooManySheets(
-                f"Ask for at most {SHEETS_PER_PDF} tables at a time, "
-                f"e.g. ?tables={first}-{first + SHEETS_PER_PDF - 1}."
+                _("Ask for at most %(most)s tables at a time, e.g. ?tables=%(first)s-%(last)s.")
+                % {"most": SHEETS_PER_PDF, "first": first, "last": first + SHEETS_PER_PDF - 1}
             )
         return first, last
 
@@ -147,7 +148,10 @@ class StageSheetsPdfView(SheetsPdfMixin, TemplateView):
         first, last = wanted
         chosen = [s for s in sheets if first <= s.table.number <= last]
         if not chosen:
-            raise Http404(f"This stage has no table numbered {first} to {last}.")
+            raise NotFound(
+                _("This stage has no table numbered %(first)s to %(last)s.")
+                % {"first": first, "last": last}
+            )
         return chosen
 
     def blocks_text(self, count: int) -> str:
@@ -156,7 +160,9 @@ class StageSheetsPdfView(SheetsPdfMixin, TemplateView):
             f"{self.request.path}?tables={first}-{last}" for first, last in table_blocks(count)
         )
         return (
-            f"This stage has {count} tables: ask for them {SHEETS_PER_PDF} at a time:\n{blocks}\n"
+            _("This stage has %(count)s tables: ask for them %(most)s at a time:")
+            % {"count": count, "most": SHEETS_PER_PDF}
+            + f"\n{blocks}\n"
         )
 
     def sheet_name(self) -> str:
