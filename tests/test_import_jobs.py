@@ -269,3 +269,20 @@ def test_a_french_director_follows_the_import_in_french(
         assert "Demo Senior Games Mexican Train importé comme nouveau tournoi." in texts[1]
         for text in texts:
             assert_no_english(text.replace("Demo Senior Games Mexican Train", ""))
+
+
+def test_a_large_file_sent_in_french_lists_its_errors_in_french(
+    director_client, django_capture_on_commit_callbacks
+):
+    """The task runs in the language of the director who sent the file, not the worker's."""
+    with translation.override(translation.get_language()):
+        french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+        key = form_key(director_client.get(URL, **french))
+        data = {"file": SimpleUploadedFile("e.json", with_errors()), "once": key}
+        with django_capture_on_commit_callbacks(execute=True):
+            answer = director_client.post(URL, data, **french)
+        page = director_client.get(answer["Location"], **french).content.decode()
+    errors = ERRORS.search(page).group()
+    assert "Rien n'a été importé." in errors
+    assert "<code>players[3].id</code>: &quot;p1&quot; est aussi l&#x27;id de players[0]" in errors
+    assert "is the id of" not in errors
