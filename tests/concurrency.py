@@ -68,6 +68,12 @@ def hidden_fields(response) -> dict[str, str]:
     return fields
 
 
+def said(response) -> list[str]:
+    """The messages an answer left for the page it redirects to (a redirect may be a save's
+    "Round 12-12 saved." or a refusal's "Nobody is seated at this table.")."""
+    return [str(m) for m in response.wsgi_request._messages]
+
+
 def no_errors(results) -> None:
     """Every request answered, none with an exception or a server error."""
     for r in results:
