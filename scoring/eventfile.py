@@ -2048,11 +2048,12 @@ def import_event(
     if slug is not None and Event.objects.filter(slug=slug).exists():
         raise EventFileError.at([("event", f"an event with the short name {slug!r} exists")])
     step("writing")
-    return _write(plan, director, slug)
+    return write_event(plan, director=director, slug=slug)
 
 
 @transaction.atomic
-def _write(plan: _Plan, director, slug: str | None) -> Event:
+def write_event(plan: _Plan, *, director=None, slug: str | None = None) -> Event:
+    """The new event of a file ``validate`` read, written in one transaction."""
     fields = {k: v for k, v in plan.event.items() if k in _EVENT_FIELDS}
     event = Event(**fields)
     event.tiles_drawn = {str(k): v for k, v in sorted(plan.event["tiles_drawn"].items())}

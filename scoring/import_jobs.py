@@ -15,7 +15,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone, translation
 
-from scoring.eventfile import EventFileError, import_event
+from scoring.eventfile import EventFileError, import_event, validate, write_event
 from scoring.models import ImportJob, ImportStatus
 from tournament.history import claim, settle
 from tournament.models import Event
@@ -37,12 +37,15 @@ def upload(data: bytes, user, key: str) -> Event | ImportJob:
     Raises ``EventFileError`` when a file imported within the request has errors (nothing is
     written, and the form may be sent again).
     """
+    # A small file is checked before the transaction: on SQLite (immediate transactions) the
+    # writers of the hall would otherwise wait on the checking.
+    plan = validate(data) if len(data) <= settings.IMPORT_IN_REQUEST_BYTES else None
     with transaction.atomic():
         made = _made_by(claim(key, user))
         if made is not None:
             return made
-        if len(data) <= settings.IMPORT_IN_REQUEST_BYTES:
-            made = import_event(data, director=user)
+        if plan is not None:
+            made = write_event(plan, director=user)
             settle(key, event=made.pk)
         else:
             language = translation.get_language() or ""

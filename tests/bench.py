@@ -189,7 +189,7 @@ def verdict(ok: bool) -> str:
 
 
 def event_files(players: int) -> None:
-    from scoring.eventfile import EventFileError, _write, validate
+    from scoring.eventfile import EventFileError, validate, write_event
     from tests import eventfile_samples
 
     print(f"{'event file':38} {'MB':>6} {'seconds':>8}  outcome")
@@ -206,7 +206,7 @@ def event_files(players: int) -> None:
             outcome = f"refused, {len(error.errors)} error(s): {error.errors[0][:60]}"
         else:
             checked = time.perf_counter() - start
-            _write(plan, None, None)
+            write_event(plan)
             outcome = f"imported (checked in {checked:.1f} s, then written)"
         seconds = time.perf_counter() - start
         print(f"{what:38} {len(text) / 1e6:6.2f} {seconds:8.2f}  {outcome}")

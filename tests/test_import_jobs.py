@@ -216,10 +216,10 @@ def test_a_task_run_twice_imports_once(director_client, django_capture_on_commit
 def test_a_crash_in_the_import_fails_its_job_with_a_clear_message_and_logs_why(
     director_client, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
-    def crash(*args):
+    def crash(*args, **kwargs):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(eventfile, "_write", crash)
+    monkeypatch.setattr(eventfile, "write_event", crash)
     with caplog.at_level(logging.ERROR, logger="scoring.import_jobs"):
         answer = send(
             director_client,
