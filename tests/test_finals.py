@@ -3,6 +3,7 @@ the event home and the close page, the finals options on the event settings page
 that follows them, and a one-table stage that is its division's Final."""
 
 import pytest
+from django.utils import translation
 
 from scoring.advancement import load_results
 from tests.factories import make_event, make_players, seat
@@ -45,6 +46,22 @@ def test_choosing_only_the_winners_warns_of_a_final_of_two(director_client, dire
     page = director_client.get(f"/e/{event.slug}/").content.decode()
     assert "→ Final of 2" in page
     assert "Final seats only 2 players: no bronze can be awarded." in page
+
+
+def test_the_plan_and_its_warnings_read_in_french(director_client, director):
+    event = short_event(director, finals_top_n=1)
+    make_players(event, count=24)
+    with translation.override(translation.get_language()):  # the request leaves French on
+        page = director_client.get(f"/e/{event.slug}/", HTTP_ACCEPT_LANGUAGE="fr").content
+    text = page.decode()
+    assert (
+        "24 joueurs : Game 1, 6 tables de 4 (le gagnant de chaque table) → 6 → Semifinal, "
+        "2 tables de 3 (le gagnant de chaque table) → 2 → Final à 2"
+    ) in text
+    assert "Final ne réunit que 2 joueurs : aucune médaille de bronze ne peut être attribuée." in (
+        text
+    )
+    assert "players:" not in text and "no bronze" not in text
 
 
 @pytest.mark.parametrize(

@@ -18,9 +18,11 @@ The director's choices (stored with the event) are a ``FinalsOptions``:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 
+from tournament.message import Message
 from tournament.rules import RuleSet
 from tournament.seating import SeatingError, seat_sizes, unusual_sizes
 
@@ -61,20 +63,43 @@ class PlannedStage:
         """Players going on to the next stage (table places and wildcards)."""
         return 0 if self.is_final else len(self.tables) * self.advance + self.wildcards
 
-    def describe(self) -> str:
+    def describe(self) -> Message:
         """ "Semifinal, 10 tables of 5 → 10", "Final of 4"."""
         if self.is_final and self.name != "Final":
-            return f"{self.name} at one table of {self.players} is the Final"
+            return Message(
+                "%(name)s at one table of %(players)s is the Final",
+                name=self.name,
+                players=self.players,
+            )
         if self.is_final:
-            return f"{self.name} of {self.players}"
-        sizes = sorted(set(self.tables), reverse=True)
-        of = " or ".join(map(str, sizes))
-        text = f"{self.name}, {len(self.tables)} tables of {of}"
-        top = "winner" if self.advance == 1 else f"top {self.advance}"
-        text += f" (each table's {top}"
-        if self.wildcards:
-            text += f", {self.wildcards} wildcard{'s' if self.wildcards != 1 else ''}"
-        return text + f") → {self.advancing}"
+            return Message("%(name)s of %(players)s", name=self.name, players=self.players)
+        sizes = reduce(
+            lambda a, b: Message("%(a)s or %(b)s", a=a, b=b),
+            map(str, sorted(set(self.tables), reverse=True)),
+        )
+        top = (
+            Message("each table's winner")
+            if self.advance == 1
+            else Message("each table's top %(k)s", k=self.advance)
+        )
+        values = {"name": self.name, "count": len(self.tables), "sizes": sizes, "top": top}
+        if not self.wildcards:
+            return Message(
+                "%(name)s, %(count)s tables of %(sizes)s (%(top)s) → %(advancing)s",
+                advancing=self.advancing,
+                **values,
+            )
+        wild = (
+            Message("%(n)s wildcard", n=1)
+            if self.wildcards == 1
+            else Message("%(n)s wildcards", n=self.wildcards)
+        )
+        return Message(
+            "%(name)s, %(count)s tables of %(sizes)s (%(top)s, %(wild)s) → %(advancing)s",
+            wild=wild,
+            advancing=self.advancing,
+            **values,
+        )
 
 
 @dataclass(frozen=True)
@@ -92,9 +117,11 @@ class FinalsPlan:
     def all_warnings(self) -> list[str]:
         return [w for s in self.stages for w in s.warnings] + list(self.warnings)
 
-    def describe(self) -> str:
-        """ "24 players: Game 1, 6 tables of 4 (each table's winner) → 6 → …  → Final of 4"."""
-        return f"{self.players} players: " + " → ".join(s.describe() for s in self.stages)
+    def describe(self, say: Callable[[str], str] = str) -> str:
+        """ "24 players: Game 1, 6 tables of 4 (each table's winner) → 6 → …  → Final of 4";
+        ``say`` puts each part in the reader's language (``tournament.text.translated``)."""
+        parts = [say(s.describe()) for s in self.stages]
+        return say(Message("%(players)s players:", players=self.players)) + " " + " → ".join(parts)
 
 
 def final_capacity(rules: RuleSet, options: FinalsOptions) -> int:
@@ -143,13 +170,24 @@ def _stage_warnings(
 ) -> list[str]:
     out = []
     if players < NO_BRONZE:
-        out.append(f"{name} seats only {players} players: no bronze can be awarded.")
+        out.append(
+            Message(
+                "%(name)s seats only %(players)s players: no bronze can be awarded.",
+                name=name,
+                players=players,
+            )
+        )
     odd = [] if big and len(tables) == 1 else unusual_sizes(tables, rules.table_size)
     if odd:
         sizes = ", ".join(map(str, odd))
         out.append(
-            f"{name} has tables of {sizes}, not the usual {rules.table_size} (one more or "
-            "fewer) of the rules."
+            Message(
+                "%(name)s has tables of %(sizes)s, not the usual %(size)s (one more or fewer) "
+                "of the rules.",
+                name=name,
+                sizes=sizes,
+                size=rules.table_size,
+            )
         )
     return out
 
@@ -176,7 +214,9 @@ def plan_finals(
         try:
             tables = stage_tables(count, rules, options, seeded=seeded)
         except SeatingError as why:
-            return FinalsPlan(players, tuple(stages), (f"{name}: {why}",))
+            return FinalsPlan(
+                players, tuple(stages), (Message("%(name)s: %(why)s", name=name, why=why.args[0]),)
+            )
         warnings = _stage_warnings(name, count, tables, rules, big=seeded and options.big_final)
         if len(tables) == 1:
             stages.append(PlannedStage(name, count, tuple(tables), warnings=tuple(warnings)))
@@ -184,8 +224,14 @@ def plan_finals(
         k = advance_per_table(tables, options)
         if options.top_n is not None and k < options.top_n:
             warnings.append(
-                f"{name}: the top {options.top_n} would be a whole table of {min(tables)}; "
-                f"the top {k} advance."
+                Message(
+                    "%(name)s: the top %(n)s would be a whole table of %(size)s; the top %(k)s "
+                    "advance.",
+                    name=name,
+                    n=options.top_n,
+                    size=min(tables),
+                    k=k,
+                )
             )
         advancing = len(tables) * k
         wild = wildcards(advancing, count, options)
