@@ -87,4 +87,9 @@ def test_the_big_clock_reads_french_and_switches_from_its_corner(
     title = phone.get_by_role("heading", level=1).bounding_box()
     assert form["y"] + form["height"] <= title["y"] + 1  # not over the title
     assert phone.evaluate("document.documentElement.scrollWidth") <= 320
+    # The join QR code goes below the tables finished: in its corner it covered them.
+    qr = phone.locator(".big-join").bounding_box()
+    for covered in (".big-state", ".big-tables"):
+        box = phone.locator(covered).bounding_box()
+        assert qr["y"] >= box["y"] + box["height"] - 1, covered
     phone.screenshot(path=b.artifact("big-clock-switch-fr-320.png"), full_page=True)
