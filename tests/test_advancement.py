@@ -180,7 +180,7 @@ def test_tie_for_gold_gives_no_silver_and_a_bronze_playoff(director_client, fina
     playoff = Stage.objects.get(event=final.event, kind=StageKind.PLAYOFF)
     assert playoff.medal == "bronze" and playoff.name == "Bronze playoff"
     response = director_client.get(f"/e/{final.event.slug}/results/")
-    final_rows = {r.player.name: o for r, o in response.context["stage_standings"][0][1]}
+    final_rows = {r.player.name: o for r, o, _text in response.context["stage_standings"][0][1]}
     assert final_rows == {
         "Ann": "Gold",
         "Bo": "Gold",
