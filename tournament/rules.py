@@ -7,6 +7,7 @@ pip counts against PRODUCT.md §4. Everything is tested in ``tests/test_rules.py
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -342,7 +343,7 @@ def running_totals(rounds: Sequence[Mapping[P, int]]) -> list[dict[P, int]]:
 def places(totals: Mapping[P, int]) -> dict[P, int]:
     """Competition ranking by lowest total: ties share a place and skip the next (1, 1, 3)."""
     ordered = sorted(totals.values())
-    return {p: ordered.index(t) + 1 for p, t in totals.items()}
+    return {p: bisect_left(ordered, t) + 1 for p, t in totals.items()}
 
 
 def confirm_after_time(typed_before_call: int, typed: int) -> bool:
