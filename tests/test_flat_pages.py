@@ -3,6 +3,7 @@ same number of queries at 12 players as at 400, every page a phone, the room's s
 scorekeeper opens. Time is measured by the benchmark (`make bench`), never by a test."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -42,6 +43,9 @@ def build(players: int, director):
 
 
 def queries(client, path: str) -> int:
+    """The queries of a GET with nothing kept from an earlier one (clock.json keeps its count
+    of finished tables until the event changes)."""
+    cache.clear()
     with CaptureQueriesContext(connection) as captured:
         response = client.get(path)
     assert response.status_code == 200, (path, response.status_code)
@@ -83,3 +87,20 @@ def test_clock_json_and_the_big_screen_count_the_finished_tables():
     assert data["finished_tables"] == [3]
     page = client.get("/e/{slug}/1/clock/".format(**small)).content.decode()
     assert '<ul id="finished-tables" data-clock-finished><li>3</li></ul>' in page
+
+
+def test_clock_json_counts_the_finished_tables_once_per_change():
+    """Every screen asks every few seconds: the count is made once per change of the event
+    (the reading itself moves with time and is never kept)."""
+    director = make_director()
+    small = build(12, director)
+    client, path = Client(), "/e/{slug}/1/clock.json".format(**small)
+    cold = queries(client, path)
+    with CaptureQueriesContext(connection) as captured:
+        first = client.get(path).json()
+    assert len(captured) == cold - 1  # the event and the stage; no count
+    table = Table.objects.get(stage__event__slug=small["slug"], number=1)
+    play(table, len(table_sheet(table).engines) - 1, director, seed=4)
+    with CaptureQueriesContext(connection) as captured:
+        after = client.get(path).json()
+    assert len(captured) == cold and after["finished_tables"] == [1] != first["finished_tables"]

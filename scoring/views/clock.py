@@ -3,7 +3,9 @@ public, and the directors' buttons (POST only)."""
 
 import re
 
+from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -18,6 +20,7 @@ from django.views.generic import TemplateView
 from scoring.printing import qr_data_uri
 from scoring.sheets import finished_tables
 from scoring.views.hall import phone_url
+from tournament.caching import version_key
 from tournament.clock_store import (
     ClockError,
     add_minutes,
@@ -34,8 +37,14 @@ from tournament.text import translated
 
 
 def room_clock(stage) -> tuple:
-    """The clock reading and, for the room, which tables have played all their engines."""
-    finished, table_count = finished_tables(stage)
+    """The clock reading and, for the room, which tables have played all their engines: counted
+    once per change of the event (every screen asks every few seconds; the reading is not
+    kept, it moves with time)."""
+    finished, table_count = cache.get_or_set(
+        f"finished-tables:{version_key(stage.event)}:{stage.pk}",
+        lambda: finished_tables(stage),
+        settings.FRAGMENT_CACHE_SECONDS,
+    )
     reading = read_clock(stage)
     payload = {**reading.as_json(), "finished_tables": finished, "table_count": table_count}
     return reading, payload
