@@ -155,3 +155,18 @@ def test_a_tie_in_the_totals_is_shared_the_same_way(director):
         players[3].pk: 3,
     }
     assert_summaries_agree(event)
+
+
+def test_the_results_page_says_a_withdrawal_and_shared_places_as_the_standings_do(client, director):
+    """The results list shows text made from the summaries: a player who withdrew during the
+    game "withdrew after round 1" (not "None"), a shared place T1."""
+    event = make_event(director, engines=[2, 1, 0], game_minutes=None)
+    make_players(event, count=4)
+    stage = seat(event)
+    table = stage.tables.get()
+    players = table_sheet(table).players
+    record_round(table, dict(zip([p.pk for p in players], [0, 5, 5, 9], strict=True)), None)
+    withdraw_player(players[3], director, "went home")
+    page = client.get(f"/e/{event.slug}/results/").content.decode()
+    assert "<td>withdrew after round 1</td>" in page and "<td>None</td>" not in page
+    assert page.count("<td>T2</td>") == 2 and "<td>1</td>" in page

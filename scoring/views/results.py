@@ -167,6 +167,7 @@ def results_standings(results):
 
 
 def result_rows(stage, sheets):
+    """A stage's standings rows, each with its place, table and total as the page shows them."""
     rows = stage_standings(stage, sheets)
     shared = Counter(r.place for r in rows)
     for r in rows:
