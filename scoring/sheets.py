@@ -392,15 +392,9 @@ def table_sheet(table: Table) -> TableSheet:
 def _late_and_left(seats) -> tuple[dict[int, int], dict[int, int]]:
     """From (player id, joined at, left after) per seat: who joined late at which round, who
     withdrew after which round."""
-    seats = list(seats)
     joined = {pk: first for pk, first, _ in seats if first is not None}
     left = {pk: last for pk, _, last in seats if last is not None}
     return joined, left
-
-
-def _has_late(marks) -> bool:
-    """Whether someone joined the table late (their missed rounds are filled, not summed)."""
-    return any(first is not None for _, first, _ in marks)
 
 
 def _seat_marks(seats: list[Seat]) -> list[tuple[int, int | None, int | None]]:
@@ -464,14 +458,16 @@ def load_summaries(rules, stages: dict[int, Stage]) -> list[TableSheet]:
     infractions: dict[int, list[Infraction]] = {t.pk: [] for t in tables}
     for infraction in Infraction.objects.filter(table__stage_id__in=stages):
         infractions[infraction.table_id].append(infraction)
+    late_and_left = {t.pk: _late_and_left(marks[t.pk]) for t in tables}
     for t in tables:
         t.stage = stages[t.stage_id]
-    # Two more queries where a table's rounds are read: a playoff's, a late arrival's table.
-    full = {t.pk for t in tables if t.stage.kind == StageKind.PLAYOFF or _has_late(marks[t.pk])}
+    # Two more queries where a table's rounds are read: a playoff's, a late arrival's (whose
+    # missed rounds are filled, not summed).
+    full = {t.pk for t in tables if t.stage.kind == StageKind.PLAYOFF or late_and_left[t.pk][0]}
     rounds = _rounds_by_table(table_id__in=full) if full else {}
     out: list[TableSheet] = []
     for t in tables:
-        joined, left = _late_and_left(marks[t.pk])
+        joined, left = late_and_left[t.pk]
         if t.pk in full:
             sheet = _build_sheet(
                 t, rules, seated[t.pk], rounds.get(t.pk, {}), infractions[t.pk], (), joined, left
