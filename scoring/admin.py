@@ -1,7 +1,10 @@
 from django.contrib import admin
+from django.db import transaction
 
 from scoring.models import Infraction, Round, Score, ScoreChange
+from scoring.sheets import store_totals
 from tournament.admin import ChangesEventAdmin
+from tournament.models import Table
 
 
 class ReadOnlyAdmin(ChangesEventAdmin):
@@ -14,6 +17,24 @@ class ReadOnlyAdmin(ChangesEventAdmin):
         return False
 
 
+class KeepsTotalsAdmin(ReadOnlyAdmin):
+    """A round or a score deleted in the admin: its table's stored totals are worked out again
+    in the same transaction, the table locked as a round's save locks it
+    (scoring.sheets.store_totals). ``table_of`` gives a row's table id."""
+
+    table_of = None  # a static method of the row, set per model
+
+    def delete_model(self, request, obj):
+        self.delete_queryset(request, type(obj).objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            tables = Table.objects.filter(pk__in={self.table_of(obj) for obj in queryset})
+            list(tables.select_for_update())
+            super().delete_queryset(request, queryset)
+            store_totals(tables)
+
+
 class ScoreInline(admin.TabularInline):
     model = Score
     extra = 0
@@ -23,10 +44,14 @@ class ScoreInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(KeepsTotalsAdmin):
     @staticmethod
     def event_of(obj):
         return obj.table.stage.event_id
+
+    @staticmethod
+    def table_of(obj):
+        return obj.table_id
 
     list_display = ["__str__", "engine", "entered_by", "entered_at"]
     list_filter = ["table__stage__event"]
@@ -34,10 +59,14 @@ class RoundAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Score)
-class ScoreAdmin(ReadOnlyAdmin):
+class ScoreAdmin(KeepsTotalsAdmin):
     @staticmethod
     def event_of(obj):
         return obj.round.table.stage.event_id
+
+    @staticmethod
+    def table_of(obj):
+        return obj.round.table_id
 
     list_display = ["player", "round", "pips"]
     list_select_related = ["player", "round__table__stage__event"]

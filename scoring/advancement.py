@@ -18,7 +18,7 @@ from django.utils.translation import pgettext_lazy
 from scoring import awards
 from scoring.models import Round
 from scoring.seats import seat_stage
-from scoring.sheets import TableSheet, event_sheets
+from scoring.sheets import TableSheet, event_sheets, store_totals
 from tournament import finals
 from tournament.clock_store import stop_at_close
 from tournament.history import claim, log_action, settle
@@ -805,6 +805,7 @@ def apply_correction(stage: Stage, division: str, user, key: str | None = None) 
             changed.add(table.pk)
     replay = sorted(Table.objects.filter(pk__in=changed).values_list("number", flat=True))
     Round.objects.filter(table_id__in=changed).delete()
+    store_totals(Table.objects.filter(pk__in=changed))
     Table.objects.filter(pk__in=changed).update(game_over_after=None)
     kept = dict(stage.kept_advancers)
     kept.pop(division, None)

@@ -65,7 +65,7 @@ from scoring.models import (
     Score,
     ScoreChange,
 )
-from scoring.sheets import SheetRound, TableSheet, event_sheets
+from scoring.sheets import SheetRound, TableSheet, event_sheets, store_totals
 from tournament.clock import Clock
 from tournament.models import (
     Action,
@@ -2156,6 +2156,7 @@ def write_event(plan: _Plan, *, director=None, slug: str | None = None) -> Event
         for row, r in played
         for ref, pips in r.pips.items()
     )
+    store_totals(Table.objects.filter(stage__event=event))
     changes = [
         (
             ScoreChange(

@@ -13,6 +13,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from scoring.models import Round
+from scoring.sheets import store_totals
 from tournament.finals import stage_tables
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Stage, StageKind, Table
@@ -298,6 +299,7 @@ def seat_late_arrival(
         position=last + 1,
         joined_at=played + 1 if played else None,
     )
+    store_totals(Table.objects.filter(pk=table.pk))
     if not player.checked_in:
         player.checked_in = True
         player.save(update_fields=["checked_in"])

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.models import Round, Score, ScoreChange
-from scoring.sheets import table_sheet
+from scoring.sheets import store_totals, table_sheet
 from tournament.clock_store import entry_after_time
 from tournament.history import claim, log_action, settle
 from tournament.models import StageKind, Table
@@ -149,6 +149,7 @@ def record_round(
         entered_device=device,
     )
     Score.objects.bulk_create(Score(round=saved, player_id=pid, pips=v) for pid, v in clean.items())
+    store_totals(Table.objects.filter(pk=table.pk))
     log_action(
         table.stage.event,
         "round.saved",
@@ -286,6 +287,7 @@ def correct_round(
             score.pips = new
             score.save(update_fields=["pips"])
     ScoreChange.objects.bulk_create(changes)
+    store_totals(Table.objects.filter(pk=table.pk))
     stage = round.table.stage
     if changes:
         log_action(
@@ -309,6 +311,7 @@ def take_off_last_round(table: Table, round: Round) -> None:
     """Take the table's last round off its sheet (the table locked): that engine is entered
     next, and a game marked over after it is open again."""
     Round.objects.filter(pk=round.pk).delete()
+    store_totals(Table.objects.filter(pk=table.pk))
     if table.game_over_after is not None:
         table.game_over_after = None
         table.save(update_fields=["game_over_after"])

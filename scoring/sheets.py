@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import ClassVar
 
-from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from scoring import penalties
 from scoring.models import Infraction, Round, Score, ScoreChange
@@ -429,32 +430,49 @@ def load_sheets(rules, stages: dict[int, Stage], **filters) -> list[TableSheet]:
     ]
 
 
+def store_totals(tables: QuerySet[Table]) -> None:
+    """Keep what the summaries read, for ``tables``: each seat's sum of the pips entered for
+    its player (``Seat.pips_entered``) and each table's rounds entered and awaiting
+    confirmation (``Table.rounds_played``, ``rounds_awaiting``), worked out again from the
+    rounds as they stand. Called in the transaction of every write of a round or a score (the
+    event locked: one write at a time), so a stored total is never older than its sheet, and a
+    page of 1,000 players reads 1,000 totals, not a sum over 13,000 pip counts. The tests
+    check after each of them that every stored total is right (tests/conftest.py)."""
+    summed = (
+        Score.objects.filter(round__table_id=OuterRef("table_id"), player_id=OuterRef("player_id"))
+        .order_by()
+        .values("player_id")
+        .annotate(total=Sum("pips"))
+        .values("total")
+    )
+    Seat.objects.filter(table__in=tables).update(pips_entered=Coalesce(Subquery(summed), 0))
+    rounds = Round.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
+    counted = rounds.annotate(n=Count("pk")).values("n")
+    waiting = rounds.filter(awaiting_confirmation=True).annotate(n=Count("pk")).values("n")
+    tables.update(
+        rounds_played=Coalesce(Subquery(counted), 0),
+        rounds_awaiting=Coalesce(Subquery(waiting), 0),
+    )
+
+
 def load_summaries(rules, stages: dict[int, Stage]) -> list[TableSheet]:
-    """What the standings, bracket and results need of every table of ``stages``, in five
-    queries whatever their number (seven when a playoff or a late arrival's table is there):
-    a TableSummary per table, or a TableSheet where the totals are not the sums of the pips
-    entered (a late arrival's missed rounds) or the rounds are read (a playoff's). Corrections
-    are not loaded (these pages do not mark them); the players are SeatedPlayer."""
+    """What the standings, bracket and results need of every table of ``stages``, in three
+    queries whatever their number (five when a playoff or a late arrival's table is there):
+    a TableSummary per table, its totals and rounds as store_totals keeps them, or a
+    TableSheet where the totals are not the sums of the pips entered (a late arrival's missed
+    rounds) or the rounds are read (a playoff's). Corrections are not loaded (these pages do
+    not mark them); the players are SeatedPlayer."""
     tables = list(Table.objects.filter(stage_id__in=stages).order_by("stage__number", "number"))
-    counted: dict[int, tuple[int, int]] = {}  # table id -> (rounds, rounds not confirmed)
-    rounds_ = Round.objects.filter(table__stage_id__in=stages).values_list("table_id")
-    waiting = Count("pk", filter=Q(awaiting_confirmation=True))
-    for table_id, played, unconfirmed in rounds_.annotate(n=Count("pk"), w=waiting).order_by():
-        counted[table_id] = (played, unconfirmed)
     seated: dict[int, list[SeatedPlayer]] = {t.pk: [] for t in tables}
     marks: dict[int, list[tuple[int, int | None, int | None]]] = {t.pk: [] for t in tables}
+    summed: dict[int, dict[int, int]] = {t.pk: {} for t in tables}
     seats = Seat.objects.filter(stage_id__in=stages).order_by("position")
-    for table_id, joined_at, left_after, *player in seats.values_list(
-        "table_id", "joined_at", "left_after", *SeatedPlayer.FIELDS
+    for table_id, joined_at, left_after, total, *player in seats.values_list(
+        "table_id", "joined_at", "left_after", "pips_entered", *SeatedPlayer.FIELDS
     ):
         seated[table_id].append(SeatedPlayer(*player))
         marks[table_id].append((player[0], joined_at, left_after))
-    summed: dict[int, dict[int, int]] = {}
-    sums = Score.objects.filter(round__table__stage_id__in=stages).values_list(
-        "round__table_id", "player_id"
-    )
-    for table_id, player_id, total in sums.annotate(total=Sum("pips")).order_by():
-        summed.setdefault(table_id, {})[player_id] = total
+        summed[table_id][player[0]] = total
     infractions: dict[int, list[Infraction]] = {t.pk: [] for t in tables}
     for infraction in Infraction.objects.filter(table__stage_id__in=stages):
         infractions[infraction.table_id].append(infraction)
@@ -473,7 +491,6 @@ def load_summaries(rules, stages: dict[int, Stage]) -> list[TableSheet]:
                 t, rules, seated[t.pk], rounds.get(t.pk, {}), infractions[t.pk], (), joined, left
             )
         else:
-            played, unconfirmed = counted.get(t.pk, (0, 0))
             sheet = TableSummary(
                 table=t,
                 rules=rules,
@@ -482,9 +499,9 @@ def load_summaries(rules, stages: dict[int, Stage]) -> list[TableSheet]:
                 infractions=infractions[t.pk],
                 joined=joined,
                 left=left,
-                summed=summed.get(t.pk, {}),
-                rounds_played=played,
-                rounds_awaiting=unconfirmed,
+                summed=summed[t.pk],
+                rounds_played=t.rounds_played,
+                rounds_awaiting=t.rounds_awaiting,
             )
         out.append(sheet)
     return out
@@ -521,14 +538,15 @@ def _by_stage(event: Event, load) -> dict[Stage, list[TableSheet]]:
 
 
 def finished_tables(stage: Stage) -> tuple[list[int], int]:
-    """The numbers of a stage's finished tables and how many tables it has, in one aggregate
-    query (the big screen and clock.json ask every few seconds: no sheet is loaded)."""
+    """The numbers of a stage's finished tables and how many tables it has, in one query of
+    the tables' stored round counts (the big screen and clock.json ask every few seconds: no
+    sheet is loaded)."""
     seated = Seat.objects.filter(table=OuterRef("pk"))
     rows = (
         Table.objects.filter(stage=stage)
-        .annotate(played=Count("rounds"), seated=Exists(seated))
+        .annotate(seated=Exists(seated))
         .order_by("number")
-        .values_list("number", "played", "game_over_after", "seated")
+        .values_list("number", "rounds_played", "game_over_after", "seated")
     )
     rules, playoff = stage.event.rules, stage.kind == StageKind.PLAYOFF
     rows = list(rows)

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from scoring.infractions import current_engine, log_infraction
 from scoring.models import InfractionKind, InfractionReport, Round, TableDevice
 from scoring.services import _locked, _refuse, take_off_last_round
-from scoring.sheets import table_sheet
+from scoring.sheets import store_totals, table_sheet
 from tournament.history import claim, log_action, settle
 from tournament.models import CODE_LETTERS, Action, Stage, StageKind, Table, new_table_code
 
@@ -122,6 +122,7 @@ def confirm_round(round: Round, *, user=None, device: str = "") -> bool:
                 "confirmed_device",
             ]
         )
+        store_totals(Table.objects.filter(pk=table.pk))
         log_action(
             table.stage.event,
             "round.confirmed",

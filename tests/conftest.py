@@ -49,6 +49,29 @@ def empty_cache():
     cache.clear()
 
 
+DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+
+
+@pytest.fixture(autouse=True)
+def stored_totals_kept(request):
+    """After every test that uses the database, each seat's stored total and each table's
+    stored round counts are what its rounds say (scoring.sheets.store_totals): a write path
+    of the site that forgets to keep them fails the test that takes it."""
+    marked = request.node.get_closest_marker("django_db")
+    uses_db = marked or DB_FIXTURES & set(request.fixturenames)
+    if not uses_db:
+        yield
+        return
+    # Set the test's database up before this fixture, so that it is checked before the
+    # database is rolled back or flushed (pytest-django's own fixture for both cases).
+    request.getfixturevalue("_django_db_helper")
+    yield
+    from tests.factories import stale_totals
+
+    stale = stale_totals()
+    assert not stale, f"Stored totals that differ from the rounds entered: {stale}"
+
+
 @pytest.fixture(autouse=True)
 def no_csp_violation():
     """Every page a browser test opens passes the site's Content-Security-Policy."""

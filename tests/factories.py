@@ -62,3 +62,34 @@ def play(table, rounds, user=None, seed=7):
         record_round(
             table, {p.pk: 0 if p == winner else rng.randint(1, 40) for p in sheet.players}, user
         )
+
+
+def stale_totals() -> list[str]:
+    """Seats and tables whose stored totals (scoring.sheets.store_totals) differ from their
+    rounds, these worked out here in Python from every score and round in the database."""
+    from collections import Counter
+
+    from scoring.models import Round, Score
+    from tournament.models import Seat, Table
+
+    entered: Counter = Counter()
+    for table_id, player_id, pips in Score.objects.values_list(
+        "round__table_id", "player_id", "pips"
+    ):
+        entered[table_id, player_id] += pips
+    played: Counter = Counter()
+    waiting: Counter = Counter()
+    for table_id, awaiting in Round.objects.values_list("table_id", "awaiting_confirmation"):
+        played[table_id] += 1
+        waiting[table_id] += awaiting
+    seats = Seat.objects.values_list("pk", "table_id", "player_id", "pips_entered")
+    tables = Table.objects.values_list("pk", "rounds_played", "rounds_awaiting")
+    return [
+        f"seat {pk}: {stored} pips stored, {entered[t, p]} entered"
+        for pk, t, p, stored in seats
+        if stored != entered[t, p]
+    ] + [
+        f"table {pk}: {n} round(s), {w} awaiting stored; {played[pk]}, {waiting[pk]} entered"
+        for pk, n, w in tables
+        if (n, w) != (played[pk], waiting[pk])
+    ]

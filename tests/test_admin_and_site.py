@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from tests.factories import play
-from tournament.models import Event, Table
+from tests.test_standings import shown_rows
+from tournament.models import Event, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +37,21 @@ def test_admin_lists_and_opens_every_model(admin_client, seated, model):
 def test_admin_shows_scores_but_does_not_edit_them(admin_client, seated):
     play(Table.objects.filter(stage=seated).first(), 1)
     assert admin_client.get("/admin/scoring/score/add/").status_code == 403
+
+
+def test_a_score_deleted_in_the_admin_leaves_its_seats_total_right(admin_client, seated):
+    from scoring.models import Score
+
+    table = Table.objects.filter(stage=seated).first()
+    play(table, 2)
+    score = Score.objects.filter(round__table=table, round__number=1, pips__gt=0).first()
+    response = admin_client.post(f"/admin/scoring/score/{score.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    seat = Seat.objects.get(table=table, player=score.player_id)
+    left = Score.objects.get(round__table=table, round__number=2, player=score.player_id)
+    assert seat.pips_entered == left.pips
+    rows = {row[1]: row for row in shown_rows(admin_client.get("/e/spring/1/").content.decode())}
+    assert rows[score.player.name][4] == str(left.pips)  # the total the standings show
 
 
 def test_setup_site_creates_a_director_and_the_demo_event_once(capsys):

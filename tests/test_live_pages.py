@@ -8,7 +8,7 @@ from scoring.infractions import change_infraction, log_infraction
 from scoring.models import Round
 from scoring.seats import move_player
 from scoring.services import correct_round, end_game, remove_round, reopen_game
-from scoring.sheets import table_sheet
+from scoring.sheets import store_totals, table_sheet
 from tests.test_standings import shown_rows
 from tournament.clock_store import call_time, start_clock
 from tournament.models import Table
@@ -86,6 +86,7 @@ def test_an_infraction_and_its_voiding_show_at_once(director, played):
 def test_a_player_moved_shows_at_once(director, played):
     other = Table.objects.get(stage=played, number=2)
     Round.objects.filter(table__stage=played).delete()  # moves are for tables not yet playing
+    store_totals(Table.objects.filter(stage=played))
     first = table_sheet(table_one()).players[0]
     move_player(played, first, other, director)
     assert standings()[first.name][2] == "2"

@@ -20,12 +20,13 @@ from scoring.sheets import (
     stage_sheets,
     stage_standings,
     stage_summaries,
+    store_totals,
     table_sheet,
 )
 from scoring.views.results import bracket, medal_rows
 from tests.factories import make_event, make_players, seat
 from tournament.clock_store import call_time, start_clock
-from tournament.models import Player
+from tournament.models import Player, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -128,6 +129,7 @@ def test_the_summaries_say_what_the_sheets_say(director, seed):
         if not table_sheet(table).played:
             play_some(table, 4, rng)
     Round.objects.filter(table__stage=stage).update(awaiting_confirmation=False)
+    store_totals(Table.objects.filter(stage=stage))  # confirmed at once, as confirm_round does
     close_stage(stage, director)
     assert_summaries_agree(event)
     for playoff in event.stages.filter(kind="playoff"):
