@@ -54,6 +54,40 @@ def test_a_score_deleted_in_the_admin_leaves_its_seats_total_right(admin_client,
     assert rows[score.player.name][4] == str(left.pips)  # the total the standings show
 
 
+def test_admin_does_not_seat_or_move_a_player(admin_client, seated):
+    play(Table.objects.filter(stage=seated).first(), 2)
+    seat = Seat.objects.filter(stage=seated, table__number=1).first()
+    elsewhere = Table.objects.get(stage=seated, number=2)
+    assert admin_client.get("/admin/tournament/seat/add/").status_code == 403
+    form = {"position": 9, "left_after": "", "joined_at": ""}
+    response = admin_client.post(
+        f"/admin/tournament/seat/{seat.pk}/change/", {**form, "table": elsewhere.pk}
+    )
+    assert response.status_code == 302
+    seat.refresh_from_db()
+    assert seat.position == 9 and seat.table.number == 1  # moved by the seating, not here
+
+
+def test_an_admin_edit_never_writes_back_what_the_site_keeps(rf, seated):
+    """A row the admin read before a round was saved: its edit writes what the form edits,
+    not the table's round count nor the event's version as they were read."""
+    from django.contrib import admin as site
+
+    table = Table.objects.filter(stage=seated).first()
+    stale_table, stale_event = Table.objects.get(pk=table.pk), Event.objects.get(pk=seated.event_id)
+    play(table, 2)
+    version = Event.objects.get(pk=seated.event_id).version
+    request = rf.post("/admin/")
+    stale_table.number = 7
+    site.site._registry[Table].save_model(request, stale_table, None, change=True)
+    stale_event.venue = "Hall B"
+    site.site._registry[Event].save_model(request, stale_event, None, change=True)
+    table.refresh_from_db()
+    assert (table.number, table.rounds_played) == (7, 2)
+    event = Event.objects.get(pk=seated.event_id)
+    assert (event.venue, event.version) == ("Hall B", version + 2)  # each save bumps it
+
+
 def test_setup_site_creates_a_director_and_the_demo_event_once(capsys):
     call_command("setup_site")
     out = capsys.readouterr().out

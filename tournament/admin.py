@@ -18,9 +18,13 @@ class ChangesEventAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         with transaction.atomic():
-            if isinstance(obj, Event) and obj.pk:  # never write back a version read before
-                obj.version = Event.objects.select_for_update().get(pk=obj.pk).version
-            super().save_model(request, obj, form, change)
+            if change:
+                # What the site keeps itself (editable=False: the versions, the stored totals
+                # of scoring.sheets.store_totals) is never written back as the form read it.
+                fields = obj._meta.concrete_fields
+                obj.save(update_fields=[f.name for f in fields if f.editable and not f.primary_key])
+            else:
+                super().save_model(request, obj, form, change)
             self._bump([obj])
 
     def delete_model(self, request, obj):
@@ -99,6 +103,12 @@ class SeatAdmin(ChangesEventAdmin):
     list_display = ["player", "table", "stage", "position"]
     list_filter = ["stage__event", "stage"]
     list_select_related = ["player", "table__stage__event", "stage__event"]
+    # Who sits at which table is the seating's (scoring/seats.py), which keeps each seat's
+    # total with it: the admin does not seat a player nor move one.
+    readonly_fields = ["stage", "table", "player"]
+
+    def has_add_permission(self, request):
+        return False
 
 
 @admin.register(ClockEvent)
