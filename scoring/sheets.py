@@ -263,10 +263,10 @@ class SeatedPlayer:
 
 @dataclass
 class TableSummary(TableSheet):
-    """A table's sheet without its rounds: each player's total summed by the database and
-    the rounds counted, what the standings, the bracket and the results show (a page of 1,000
-    players reads 1,000 totals, not 13,000 pip counts). ``rounds`` is None: what needs the
-    rounds (the grid, corrections, exports, playoffs, late arrivals) has a TableSheet."""
+    """A table's sheet without its rounds: each player's total and the rounds counted, as
+    store_totals keeps them, what the standings, the bracket and the results show (a page of
+    1,000 players reads 1,000 totals, not 13,000 pip counts). ``rounds`` is None: what needs
+    the rounds (the grid, corrections, exports, playoffs, late arrivals) has a TableSheet."""
 
     summed: dict[int, int] = field(default_factory=dict)  # player id -> total, once played
     rounds_played: int = 0
