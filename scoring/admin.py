@@ -4,7 +4,7 @@ from django.db import transaction
 from scoring.models import Infraction, Round, Score, ScoreChange
 from scoring.sheets import store_totals
 from tournament.admin import ChangesEventAdmin
-from tournament.models import Table
+from tournament.models import Event, Table
 
 
 class ReadOnlyAdmin(ChangesEventAdmin):
@@ -19,8 +19,8 @@ class ReadOnlyAdmin(ChangesEventAdmin):
 
 class KeepsTotalsAdmin(ReadOnlyAdmin):
     """A round or a score deleted in the admin: its table's stored totals are worked out again
-    in the same transaction, the table locked as a round's save locks it
-    (scoring.sheets.store_totals). ``table_of`` gives a row's table id."""
+    in the same transaction (scoring.sheets.store_totals), the event then the table locked
+    first, in the order a round's save locks them. ``table_of`` gives a row's table id."""
 
     table_of = None  # a static method of the row, set per model
 
@@ -29,8 +29,11 @@ class KeepsTotalsAdmin(ReadOnlyAdmin):
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
-            tables = Table.objects.filter(pk__in={self.table_of(obj) for obj in queryset})
-            list(tables.select_for_update())
+            rows = list(queryset)
+            events = Event.objects.filter(pk__in={self.event_of(obj) for obj in rows})
+            list(events.select_for_update().order_by("pk"))
+            tables = Table.objects.filter(pk__in={self.table_of(obj) for obj in rows})
+            list(tables.select_for_update().order_by("pk"))
             super().delete_queryset(request, queryset)
             store_totals(tables)
 
