@@ -287,9 +287,9 @@ def correct_round(
             score.pips = new
             score.save(update_fields=["pips"])
     ScoreChange.objects.bulk_create(changes)
-    store_totals(Table.objects.filter(pk=table.pk))
     stage = round.table.stage
     if changes:
+        store_totals(Table.objects.filter(pk=table.pk))
         log_action(
             stage.event,
             "round.corrected",
