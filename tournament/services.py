@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -22,12 +22,33 @@ DEFAULT_STAGES = [
 ]
 
 
+# How many times a new event tries the next free short name when another director's event
+# took the one it picked in the meantime (two events of the same name created at once).
+SLUG_ATTEMPTS = 10
+
+
 def unique_slug(name: str, date) -> str:
     base = slugify(f"{name} {date.year}")[:70] or "event"
     slug, n = base, 2
     while Event.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
+
+
+def _insert_with_free_slug(event: Event) -> None:
+    """Insert a new event under the next free short name. The name is checked, then inserted:
+    an event of the same name created at the same moment may take it in between, so the insert
+    runs in a savepoint and, refused by the unique constraint, picks the next free name."""
+    for attempt in range(1, SLUG_ATTEMPTS + 1):
+        event.slug = unique_slug(event.name, event.date)
+        try:
+            with transaction.atomic():
+                event.save(force_insert=True)
+            return
+        except IntegrityError:
+            event.pk = None
+            if attempt == SLUG_ATTEMPTS:
+                raise
 
 
 @transaction.atomic
@@ -39,9 +60,10 @@ def create_event(event: Event, director, key: str | None = None) -> Event:
     earlier = claim(key, director)
     if earlier is not None:
         return Event.objects.get(pk=earlier.outcome["event"])
-    if not event.slug:
-        event.slug = unique_slug(event.name, event.date)
-    event.save()
+    if event.slug:
+        event.save()
+    else:
+        _insert_with_free_slug(event)
     if director is not None:
         event.directors.add(director)
     for number, (name, kind) in enumerate(DEFAULT_STAGES, start=1):

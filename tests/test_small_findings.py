@@ -1,0 +1,82 @@
+"""The smaller findings of the audit (issue 27, item 10; issue 28, item 24): each refused or
+answered without a server error, through the page a person uses."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from tests.concurrency import at_once, form_key, logged_in, no_errors
+from tests.factories import make_director
+from tests.test_event_setup import NVSO_FORM
+from tournament import services
+from tournament.models import Event
+
+# -- two directors create events of the same name at once ----------------------------------
+
+
+def slug_checked_by_all(count: int):
+    """``unique_slug`` as the site has it, where each of ``count`` threads, having checked its
+    short name, waits for the others to have checked theirs before inserting (the race the
+    audit saw on PostgreSQL). SQLite's writers queue at the start of their transaction
+    (IMMEDIATE), so there no two can check at once: they run as they come."""
+    real = services.unique_slug
+    if connection.vendor == "sqlite":
+        return real
+    barrier = threading.Barrier(count)
+    waited = set()
+
+    def checked_then_wait(name, date):
+        slug = real(name, date)
+        if threading.get_ident() not in waited:
+            waited.add(threading.get_ident())
+            barrier.wait(60)
+        return slug
+
+    return checked_then_wait
+
+
+@pytest.mark.django_db(transaction=True)
+def test_directors_creating_events_of_the_same_name_at_once_each_get_their_own(monkeypatch):
+    clients = [logged_in(make_director()) for _ in range(4)]
+    posts = [{**NVSO_FORM, "once": form_key(c.get("/director/new/"))} for c in clients]
+    monkeypatch.setattr(services, "unique_slug", slug_checked_by_all(len(clients)))
+    results = at_once(
+        [lambda c=c, p=p: c.post("/director/new/", p) for c, p in zip(clients, posts, strict=True)]
+    )
+    no_errors(results)
+    events = Event.objects.filter(name="NVSO 2026")
+    assert sorted(events.values_list("slug", flat=True)) == [
+        "nvso-2026-2026",
+        "nvso-2026-2026-2",
+        "nvso-2026-2026-3",
+        "nvso-2026-2026-4",
+    ]
+    for c, r in zip(clients, results, strict=True):
+        mine = events.get(directors=c.session["_auth_user_id"])
+        assert r["Location"] == f"/director/e/{mine.slug}/players/"
+        assert list(mine.stages.values_list("name", flat=True)) == ["Game 1", "Final"]
+
+
+@pytest.mark.django_db
+def test_a_short_name_taken_between_its_check_and_the_insert_takes_the_next(
+    director_client, monkeypatch
+):
+    """Another director's event inserted right after this one's check (same connection here,
+    so that SQLite shows it too): the new event takes the next free short name."""
+    real = services.unique_slug
+    taken = []
+
+    def taken_right_after_the_check(name, date):
+        slug = real(name, date)
+        if not taken:
+            taken.append(Event.objects.create(name="Other", slug=slug, date=NVSO_FORM["date"]))
+        return slug
+
+    monkeypatch.setattr(services, "unique_slug", taken_right_after_the_check)
+    response = director_client.post("/director/new/", NVSO_FORM)
+    assert response.status_code == 302
+    mine = Event.objects.get(name="NVSO 2026")
+    assert mine.slug == "nvso-2026-2026-2"
+    assert response["Location"] == f"/director/e/{mine.slug}/players/"
+    assert mine.stages.count() == 2
