@@ -4,10 +4,12 @@ answered without a server error, through the page a person uses."""
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 
+from scoring.models import PersonLink
 from tests.concurrency import at_once, form_key, logged_in, no_errors
-from tests.factories import make_director
+from tests.factories import make_director, make_players
 from tests.test_event_setup import NVSO_FORM
 from tournament import services
 from tournament.models import Event
@@ -80,3 +82,48 @@ def test_a_short_name_taken_between_its_check_and_the_insert_takes_the_next(
     assert mine.slug == "nvso-2026-2026-2"
     assert response["Location"] == f"/director/e/{mine.slug}/players/"
     assert mine.stages.count() == 2
+
+
+# -- ids out of the database's range -------------------------------------------------------
+
+HUGE = "99999999999999999999"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("table", [HUGE, "²", "-1", "1.0"])
+def test_a_table_id_the_database_cannot_hold_is_refused_on_the_scorekeepers_page(
+    director_client, seated, table
+):
+    url = f"/director/e/{seated.event.slug}/scorekeepers/"
+    response = director_client.post(url, {"username": "desk1", "tables": [table]})
+    assert response.status_code == 200
+    assert f"“{table}” is not a valid value." in response.content.decode()
+    assert not get_user_model().objects.filter(username="desk1").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("other", [HUGE, "²"])
+def test_an_other_player_id_the_database_cannot_hold_is_refused(director_client, seated, other):
+    player = seated.event.players.first()
+    url = f"/director/e/{seated.event.slug}/player/{player.pk}/same-person/"
+    response = director_client.post(url, {"other": other}, follow=True)
+    assert response.status_code == 200
+    assert "Choose a player of another event you direct." in response.content.decode()
+    assert not PersonLink.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_huge_table_or_player_id_in_the_seating_forms_is_refused(director_client, seated):
+    slug = seated.event.slug
+    (player,) = make_players(seated.event, names=["Late Comer"])
+    late = director_client.post(
+        f"/director/e/{slug}/players/{player.pk}/", {"late": "1", "table": HUGE}
+    )
+    assert "Select a valid choice." in late.content.decode()
+    assert not player.seats.exists()
+    moved = director_client.post(
+        f"/director/e/{slug}/1/seat/", {"move": "1", "player": HUGE, "table": HUGE}, follow=True
+    )
+    assert "Choose a seated player and a table." in moved.content.decode()
+    assert director_client.get(f"/director/e/{slug}/players/{HUGE}/").status_code == 404
+    assert director_client.post(f"/director/e/{slug}/{HUGE}/seat/", {}).status_code == 404

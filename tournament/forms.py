@@ -383,11 +383,26 @@ class MovePlayerForm(forms.Form):
         self.fields["table"].label_from_instance = lambda t: _("Table %(n)s") % {"n": t.number}
 
 
+class RowsChoiceField(forms.ModelMultipleChoiceField):
+    """Rows chosen by their ids, each id a whole number the database can hold: any other value
+    (``99999999999999999999``, ``²``) is "not a valid value", never a query that overflows."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if not re.fullmatch(r"[0-9]{1,18}", str(pk)):
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super()._check_values(value)
+
+
 class ScorekeeperForm(forms.Form):
     """Give a scorekeeper tables of an open stage; a new username gets a login."""
 
     username = forms.CharField(label=_("Scorekeeper's username"), max_length=150)
-    tables = forms.ModelMultipleChoiceField(
+    tables = RowsChoiceField(
         queryset=Table.objects.none(), label=_("Tables"), widget=forms.CheckboxSelectMultiple
     )
 

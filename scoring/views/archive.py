@@ -1,6 +1,8 @@
 """Records across events (issue 16 item 3); past events are on the home page
 (``{% past_events %}``) and a player's other events on their page."""
 
+import re
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -27,7 +29,9 @@ class SamePersonView(DirectorRequiredMixin, EventMixin, View):
     def post(self, request, *args, **kwargs):
         player = get_object_or_404(Player, pk=kwargs["pk"], event=self.event)
         other_id = request.POST.get("other", "")
-        other = Player.objects.filter(pk=int(other_id)).first() if other_id.isdigit() else None
+        # ASCII digits only ("²".isdigit()), and few enough for the database's integer.
+        known = re.fullmatch(r"[0-9]{1,18}", other_id)
+        other = Player.objects.filter(pk=int(other_id)).first() if known else None
         if (
             other is None
             or other.event_id == player.event_id
