@@ -123,6 +123,7 @@ def test_production_settings_pass_check_deploy():
         DEBUG="0",
         SECRET_KEY="x" * 20 + os.urandom(24).hex(),
         ALLOWED_HOSTS="example.org",
+        PROXY_COUNT="1",  # behind the README's HTTPS proxy (tournament.W001 without it)
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

@@ -106,6 +106,7 @@ def test_debug_on_runs_with_the_development_key():
         ({"LOG_HANDLER": "file"}, "Set LOG_FILE to a path when LOG_HANDLER is file."),
         ({"LOGIN_FAILURE_LIMIT": "0"}, "LOGIN_FAILURE_LIMIT must be a whole number from 1"),
         ({"PROXY_COUNT": "-1"}, "PROXY_COUNT must be a whole number from 0"),
+        ({"TRUSTED_PROXIES": "127.0.0.1,the-proxy"}, "TRUSTED_PROXIES must list addresses"),
     ],
 )
 def test_a_bad_setting_fails_loudly(env, message):
@@ -176,3 +177,32 @@ def test_the_static_files_collect_into_a_manifest(tmp_path, client):
     assert any(n.startswith("bootstrap.min.") and n != "bootstrap.min.css" for n in hashed)
     assert "/static/vendor/bootstrap.min.css" not in page
     assert "/static/vendor/bootstrap.min." in page and "/static/js/site." in page
+
+
+def test_check_deploy_warns_behind_the_https_proxy_without_proxy_count():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode != 0
+    assert "tournament.W001" in result.stderr and "PROXY_COUNT is 0" in result.stderr
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, PROXY_COUNT="1")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    "changes, warned",
+    [
+        ({}, True),
+        ({"PROXY_COUNT": 1}, False),
+        ({"DEBUG": True}, False),
+        ({"HALL": True}, False),  # the laptop serves the hall itself, with no proxy
+        ({"SECURE_PROXY_SSL_HEADER": None}, False),  # not behind an HTTPS proxy
+    ],
+)
+def test_the_proxy_count_check(settings, changes, warned):
+    from tournament.checks import proxy_count_behind_https_proxy
+
+    settings.DEBUG, settings.HALL, settings.PROXY_COUNT = False, False, 0
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    for name, value in changes.items():
+        setattr(settings, name, value)
+    found = [w.id for w in proxy_count_behind_https_proxy(None)]
+    assert found == (["tournament.W001"] if warned else [])

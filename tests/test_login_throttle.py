@@ -9,10 +9,12 @@ from datetime import timedelta
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from tests.factories import make_director
+from tournament import security
+from tournament.security import client_ip
 
 pytestmark = pytest.mark.django_db
 
@@ -87,6 +89,99 @@ def test_behind_a_proxy_the_address_is_the_one_the_proxy_saw(desk, settings):
     assert AccessAttempt.objects.get().ip_address == "203.0.113.9"
     other = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.7")
     assert log_in(other, PASSWORD).status_code == 302  # the proxy's own address is not locked
+
+
+def test_behind_the_proxy_a_rotating_forwarded_for_is_still_the_same_client(desk, settings):
+    settings.PROXY_COUNT = 1
+    # The proxy appends the address it saw: whatever the client writes to the left of it.
+    statuses = [
+        log_in(
+            Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}, 203.0.113.9"),
+            "wrong",
+        ).status_code
+        for n in range(settings.AXES_FAILURE_LIMIT)
+    ]
+    assert statuses == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]
+    again = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="10.0.0.99, 203.0.113.9")
+    assert log_in(again, PASSWORD).status_code == 429 and not logged_in(again)
+    director = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert log_in(director, PASSWORD).status_code == 302 and logged_in(director)
+
+
+def test_a_forged_forwarded_for_straight_to_the_apps_port_is_ignored(desk, settings):
+    settings.PROXY_COUNT = 1  # the proxy is on 127.0.0.1 (TRUSTED_PROXIES' default)
+    statuses = [
+        log_in(
+            Client(REMOTE_ADDR="203.0.113.50", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}"), "wrong"
+        ).status_code
+        for n in range(settings.AXES_FAILURE_LIMIT)
+    ]
+    assert statuses == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]
+    forged = Client(REMOTE_ADDR="203.0.113.50", HTTP_X_FORWARDED_FOR="198.51.100.99")
+    assert log_in(forged, PASSWORD).status_code == 429
+    assert AccessAttempt.objects.get().ip_address == "203.0.113.50"  # its own address
+    behind_the_proxy = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR="198.51.100.99")
+    assert log_in(behind_the_proxy, PASSWORD).status_code == 302
+
+
+@pytest.mark.parametrize(
+    "peer, forwarded, seen",
+    [
+        ("10.1.2.3", "198.51.100.7", "198.51.100.7"),  # from the proxy's network: read
+        ("10.1.2.3", "203.0.113.1, 198.51.100.7", "198.51.100.7"),  # the rightmost entry
+        ("127.0.0.1", "198.51.100.7", "127.0.0.1"),  # loopback is no longer a proxy
+        ("192.0.2.8", "198.51.100.7", "192.0.2.8"),  # anyone else: its own address
+        ("10.1.2.3", "", "10.1.2.3"),  # the proxy said nothing
+        ("10.1.2.3", "not-an-address", "10.1.2.3"),
+    ],
+)
+def test_only_the_trusted_proxies_forwarded_address_is_read(settings, peer, forwarded, seen):
+    settings.PROXY_COUNT = 1
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
+    meta = {"REMOTE_ADDR": peer, "HTTP_X_FORWARDED_FOR": forwarded}
+    assert client_ip(RequestFactory().get("/", **meta)) == seen
+
+
+@pytest.fixture
+def fresh_log():
+    """The one-time warnings not yet given in this process."""
+    security._warned.clear()
+    yield
+    security._warned.clear()
+
+
+def warnings_logged(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "tournament.security"]
+
+
+def test_forwarded_requests_without_proxy_count_are_logged_once(fresh_log, caplog, desk):
+    for n in range(3):
+        behind = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}")
+        log_in(behind, "wrong")
+    [warning] = warnings_logged(caplog)
+    assert "X-Forwarded-For but PROXY_COUNT is 0" in warning
+
+
+def test_without_forwarded_for_nothing_is_logged(fresh_log, caplog, desk):
+    log_in(Client(REMOTE_ADDR="198.51.100.7"), "wrong")
+    assert warnings_logged(caplog) == []
+
+
+@pytest.mark.parametrize(
+    "meta, said",
+    [
+        ({"REMOTE_ADDR": "203.0.113.50", "HTTP_X_FORWARDED_FOR": "1.2.3.4"}, "not in TRUSTED"),
+        ({"REMOTE_ADDR": "127.0.0.1"}, "is the proxy adding the client's address"),
+    ],
+)
+def test_traffic_that_is_not_the_proxys_is_logged_once(
+    fresh_log, caplog, desk, settings, meta, said
+):
+    settings.PROXY_COUNT = 1
+    for _ in range(3):
+        log_in(Client(**meta), "wrong")
+    [warning] = warnings_logged(caplog)
+    assert said in warning
 
 
 @pytest.mark.parametrize(
