@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
 from tournament.clock_store import start_clock
-from tournament.models import ClockEvent
+from tournament.models import ClockEvent, Event
 
 pytestmark = pytest.mark.browser
 
@@ -118,3 +118,67 @@ def test_the_big_screen_shows_time_called_when_the_clock_runs_out(site, pages):
     # At zero the page asked the server, which called time by itself: its label says when.
     expect(screen.locator("#big-state")).to_have_text(re.compile(r"^Time called at \d\d:\d\d$"))
     assert background(room) == RED
+
+
+# -- every screen follows the director's buttons within one poll (issue 28 item 3) -------------
+
+POLL = 1  # LIVE_REFRESH_SECONDS in this test
+WITHIN = 5_000  # a few polls, well below the clock's own 15-second re-sync
+
+
+def test_every_screen_follows_the_directors_clock_buttons_within_one_poll(site, pages, settings):
+    settings.LIVE_REFRESH_SECONDS = POLL
+    stage = site["stage"]
+    Event.objects.filter(pk=stage.event_id).update(table_entry=True)  # phones score tables
+    start_clock(stage, site["director"])
+    table = stage.tables.order_by("number").first()
+
+    screen, room, digits = big_screen(site, pages)
+    phone = pages(**b.PHONE)
+    phone.goto(f"{site['url']}/t/{table.code}/")
+    with phone.expect_navigation():  # the phone says it is at that table (its first player)
+        phone.locator("#table-players button, button#join-table").first.click()
+    public = pages()
+    public.goto(site["url"] + "/e/spring/1/")
+    desk = pages()
+    desk.goto(site["url"] + "/accounts/login/?next=/e/spring/1/")
+    b.log_in(desk, "desk", PASSWORD)
+    screens = {
+        "big screen": (room, screen.locator("#big-state")),
+        "phone": (phone.locator("[data-clock]"), phone.locator("[data-clock-label]")),
+        "standings": (public.locator("[data-clock]"), public.locator("[data-clock-label]")),
+    }
+    for clock, label in screens.values():
+        expect(clock).to_have_attribute("data-state", "running")
+        expect(label).to_have_text("Running")
+
+    def everywhere(state: str, label_text) -> None:
+        for clock, label in screens.values():
+            expect(clock).to_have_attribute("data-state", state, timeout=WITHIN)
+            expect(label).to_have_text(label_text, timeout=WITHIN)
+
+    def press(name: str) -> None:
+        with desk.expect_navigation():
+            desk.get_by_role("button", name=name, exact=True).click()
+
+    press("Pause")
+    everywhere("paused", "Paused")
+    press("Resume")
+    everywhere("running", "Running")
+
+    desk.get_by_text("Time called by mistake, or a break the clock ran through").click()
+    desk.get_by_label("Minutes").fill("10")
+    desk.get_by_label("Why", exact=True).fill("A break the clock ran through")
+    press("Add minutes")
+    expect(digits).to_have_text(re.compile(r"^(70:00|69:[0-5]\d)$"), timeout=WITHIN)
+
+    desk.once("dialog", lambda dialog: dialog.accept())
+    press("Call time")
+    at = timezone.localtime(ClockEvent.objects.get(action="call_time").at).strftime("%H:%M")
+    everywhere("time_called", f"Time called at {at}")
+    expect(digits).to_have_text("0:00")
+
+    desk.get_by_label("Why time called is taken back").fill("Called by mistake")
+    press("Take back time called")
+    everywhere("running", "Running")
+    expect(digits).to_have_text(re.compile(r"^(70:00|69:[0-5]\d)$"), timeout=WITHIN)

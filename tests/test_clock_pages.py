@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -19,7 +20,8 @@ from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.clock import ClockError
 from tournament.clock_store import call_time, pause_clock, read_clock, resume_clock, start_clock
-from tournament.models import ClockEvent, Stage, Table
+from tournament.forms import new_key
+from tournament.models import ClockEvent, Event, Stage, Table
 from tournament.rules import confirm_after_time
 
 MIN = timedelta(minutes=1)
@@ -589,3 +591,76 @@ def test_marking_from_the_close_page_is_all_or_nothing(director_client, table, d
     assert [t.game_over_after for t in Table.objects.filter(stage=table.stage)] == [None, None]
     page = text(director_client.get(response["Location"]))
     assert "Table 2 has 4 round(s) now, not 3: reload the page." in page
+
+
+# -- every screen follows the buttons within one poll (issue 28 item 3) -----------------------
+
+
+def shown_version(client) -> int:
+    """What every live screen asks every LIVE_REFRESH_SECONDS (static/js/live.js)."""
+    response = client.get("/e/spring/version.json")
+    assert response.status_code == 200 and len(response.content) < 40  # a few bytes
+    return response.json()["version"]
+
+
+@pytest.mark.django_db
+def test_every_clock_button_moves_the_version_every_screen_asks(director_client, client, seated):
+    presses = [
+        {"action": "start"},
+        {"action": "pause"},
+        {"action": "resume"},
+        {"action": "add_minutes", "minutes": "5", "reason": "Fire drill"},
+        {"action": "call_time"},
+        {"action": "undo_call", "reason": "Pressed by mistake"},
+    ]
+    for posted in presses:
+        before = shown_version(client)
+        form = {**posted, "once": new_key()}
+        assert director_client.post(control_url(seated), form).status_code == 302
+        moved = shown_version(client)
+        assert moved > before, posted["action"]
+        director_client.post(control_url(seated), form)  # the same press, sent again
+        assert shown_version(client) == moved, posted["action"]
+    # A button that cannot be pressed now changes nothing a screen would read again.
+    director_client.post(control_url(seated), {"action": "resume", "once": new_key()})
+    assert shown_version(client) == moved
+    assert ClockEvent.objects.count() == len(presses)
+
+
+def clock_asks(page: str) -> dict:
+    """The version a page's clock asks for (data- attributes of its [data-clock] element)."""
+    found = re.search(r"<(?:section|main)[^>]*\bdata-clock\b[^>]*>", page)
+    assert found, "no clock on the page"
+    return dict(re.findall(r'data-(refresh|version|version-url)="([^"]*)"', found.group(0)))
+
+
+@pytest.mark.django_db
+def test_every_page_showing_the_clock_reads_it_again_when_the_event_changes(
+    client, director_client, table, director, settings
+):
+    settings.LIVE_REFRESH_SECONDS = 2
+    stage = table.stage
+    Event.objects.filter(pk=stage.event_id).update(table_entry=True)  # phones score tables
+    start_clock(stage, director)
+    phone = Client()
+    first = table.seats.order_by("position").first().player
+    assert phone.post(f"/t/{table.code}/", {"player": first.pk}).status_code == 302  # "It's me"
+    pages = {
+        "standings (director)": director_client.get("/e/spring/1/"),
+        "standings (public)": client.get("/e/spring/1/"),
+        "event home": client.get("/e/spring/"),
+        "entry page": director_client.get(entry_url(table)),
+        "dashboard": director_client.get("/director/e/spring/1/dashboard/"),
+        "phone's table page": phone.get(f"/t/{table.code}/enter/"),
+        "big screen": client.get(big_url(stage)),
+    }
+    version = str(fresh(stage).event.version)
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        page = response.content.decode()
+        assert clock_asks(page) == {
+            "refresh": "2",
+            "version": version,
+            "version-url": "/e/spring/version.json",
+        }, name
+        assert "js/clock.js" in page and "js/live.js" in page, name

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.dateformat import time_format
 from django.utils.translation import gettext as _
 
+from tournament.caching import live_context
 from tournament.clock import ZERO, Clock, ClockError, ClockState
 from tournament.history import claim, log_action
 from tournament.models import ClockAction, ClockEvent, Stage
@@ -363,6 +364,13 @@ class ClockReading:
     @property
     def json_url(self) -> str:
         return reverse("clock_json", args=[self.stage.event.slug, self.stage.number])
+
+    @property
+    def live(self) -> dict:
+        """Where and how often a screen showing this clock asks whether the event changed
+        (static/js/live.js): every button above moves the event's version (``log_action``), so
+        each screen reads the clock again within one ``LIVE_REFRESH_SECONDS``."""
+        return live_context(self.stage.event)
 
     def as_json(self) -> dict:
         """The clock for clock.json and for the page's json_script, in seconds."""

@@ -66,6 +66,7 @@ class BigClockView(StageMixin, TemplateView):
             config={**reading.config(), "clock": payload},
             join_url=join_url,
             join_qr=qr_data_uri(join_url),
+            **reading.live,  # it asks the event's version like a live page (static/js/live.js)
         )
         return ctx
 

@@ -3,8 +3,10 @@
  * The server owns the clock. Each [data-clock] element carries the server's last reading in a
  * json_script: {clock: {state, timed, remaining, elapsed, label, ...}, url, labels,
  * last_seconds}. From it this counts down (or up, untimed) with the browser's monotonic clock,
- * and re-syncs from clock.json every 15 seconds, when the tab comes back, and when the
- * countdown reaches zero (the server then says "time called").
+ * and re-syncs from clock.json whenever the event changed ("live-changed" on <body>, fired by
+ * static/js/live.js, which asks the event's version every LIVE_REFRESH_SECONDS: every clock
+ * button a director presses moves it), when the tab comes back, when the countdown reaches
+ * zero (the server then says "time called"), and every 15 seconds in case a change was missed.
  *
  * Buttons with data-confirm ask before they submit (static/js/site.js): calling time cannot be
  * undone.
@@ -79,9 +81,17 @@
       if (finishedCount) finishedCount.textContent = reading.finished_tables.length;
     }
 
+    // A change announced while a reading is on its way may be newer than that reading: ask
+    // once more when it arrives.
+    let again = false;
+
     function sync() {
-      if (syncing) return;
+      if (syncing) {
+        again = true;
+        return;
+      }
       syncing = true;
+      again = false;
       fetch(config.url, { cache: "no-store", headers: { Accept: "application/json" } })
         .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
         .then((data) => {
@@ -94,12 +104,14 @@
         .catch(() => root.setAttribute("data-stale", "")) // keep counting from the last reading
         .finally(() => {
           syncing = false;
+          if (again) sync();
         });
     }
 
     render();
     setInterval(render, TICK_MS);
     setInterval(sync, POLL_MS);
+    document.body.addEventListener("live-changed", sync);
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) sync();
     });
