@@ -7,6 +7,7 @@ and saves the seating in one transaction.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max
@@ -16,11 +17,13 @@ from scoring.models import Round
 from scoring.sheets import store_totals
 from tournament.finals import stage_tables
 from tournament.history import claim, log_action, settle
+from tournament.message import Message
 from tournament.models import Player, Seat, Stage, StageKind, Table
 from tournament.seating import (
     SeatingError,
     deal,
     rebalance,
+    seatable_divisions,
     sizes_after_change,
 )
 
@@ -33,6 +36,15 @@ def _sizes_for(stage: Stage, count: int) -> list[int]:
     return stage_tables(count, event.rules, event.finals_options, seeded=seeded)
 
 
+@dataclass
+class Draw:
+    """A stage's draw: its tables, and why each division left out of it was (``seat_stage``'s
+    ``leave_out``)."""
+
+    tables: list[Table]
+    left_out: list[Message] = field(default_factory=list)
+
+
 @transaction.atomic
 def seat_stage(
     stage: Stage,
@@ -42,18 +54,22 @@ def seat_stage(
     rng: random.Random | None = None,
     user=None,
     key: str | None = None,
-) -> list[Table]:
+    leave_out: bool = False,
+) -> Draw:
     """Seat ``players`` at balanced random tables, division by division; replaces any seating.
 
     Refused once a round has been entered at the stage, checked with the event and the
     stage's tables locked, so a round being saved at the same moment is either seen (and the
     draw refused) or waits and then finds its table gone (and is refused): none is lost.
     A repeat of the form's ``key`` answers with the tables of the first draw.
+
+    ``leave_out``: a division that cannot be seated (one player alone in it) is left out of
+    the draw, the others seated, and the draw says why; otherwise it refuses the whole draw.
     """
     stage.event.locked()
     earlier = claim(key, user)
     if earlier is not None:
-        return list(Table.objects.for_stage(stage))
+        return Draw(list(Table.objects.for_stage(stage)))
     list(Table.objects.select_for_update().filter(stage=stage))
     if Round.objects.filter(table__stage=stage).exists():
         raise SeatingError(_("Rounds have been entered at this stage: move players one by one."))
@@ -61,10 +77,14 @@ def seat_stage(
     by_division: dict[str, list[Player]] = {}
     for p in sorted(players, key=lambda p: p.pk):
         by_division.setdefault(p.division, []).append(p)
+    groups = {division: len(by_division[division]) for division in sorted(by_division)}
+    if leave_out:
+        sized, left_out = seatable_divisions(groups, lambda count: _sizes_for(stage, count))
+    else:
+        sized, left_out = {d: _sizes_for(stage, count) for d, count in groups.items()}, []
     plan = []
-    for division in sorted(by_division):
+    for division, sizes in sized.items():
         group = by_division[division]
-        sizes = _sizes_for(stage, len(group))
         if stage.kind == StageKind.FINAL and len(sizes) > 1:
             raise SeatingError(
                 f"The final is one table{' per division' if division else ''}: "
@@ -84,7 +104,7 @@ def seat_stage(
     )
     log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables))
     settle(key, tables=len(tables))
-    return tables
+    return Draw(tables, left_out)
 
 
 @transaction.atomic

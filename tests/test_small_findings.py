@@ -12,7 +12,7 @@ from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.factories import make_director, make_players
 from tests.test_event_setup import NVSO_FORM
 from tournament import services
-from tournament.models import Event
+from tournament.models import Event, Seat
 
 # -- two directors create events of the same name at once ----------------------------------
 
@@ -127,3 +127,52 @@ def test_a_huge_table_or_player_id_in_the_seating_forms_is_refused(director_clie
     assert "Choose a seated player and a table." in moved.content.decode()
     assert director_client.get(f"/director/e/{slug}/players/{HUGE}/").status_code == 404
     assert director_client.post(f"/director/e/{slug}/{HUGE}/seat/", {}).status_code == 404
+
+
+# -- one player alone in a division ----------------------------------------------------------
+
+
+def draw(client, event):
+    page = client.get(f"/e/{event.slug}/1/seating/")
+    return client.post(f"/director/e/{event.slug}/1/seat/", {"once": form_key(page)}, follow=True)
+
+
+@pytest.mark.django_db
+def test_one_player_alone_in_a_division_leaves_the_others_seated_and_is_named(
+    director_client, event
+):
+    make_players(event, count=15, division="Open")
+    (alone,) = make_players(event, names=["Ada Alone"], division="80+")
+    page = draw(director_client, event).content.decode()
+    seated = Seat.objects.filter(stage__event=event)
+    assert seated.count() == 15
+    assert not seated.filter(player=alone).exists()
+    assert set(seated.values_list("player__division", flat=True)) == {"Open"}
+    assert "4 tables drawn." in page
+    assert (
+        "Division 80+: 1 player checked in, a table needs at least 2: move them to another "
+        "division, or check in more." in page
+    )
+
+
+@pytest.mark.django_db
+def test_a_draw_where_no_division_can_be_seated_names_each_and_seats_nobody(director_client, event):
+    make_players(event, names=["Ada"], division="80+")
+    make_players(event, names=["Bea"], division="Juniors")
+    page = draw(director_client, event).content.decode()
+    assert not Seat.objects.exists()
+    assert "Division 80+: 1 player checked in" in page
+    assert "Division Juniors: 1 player checked in" in page
+    assert "tables drawn" not in page
+
+
+@pytest.mark.django_db
+def test_a_division_the_rules_cannot_split_says_why(director_client, director):
+    from tests.factories import make_event
+
+    event = make_event(director, table_size=4, tiles_drawn={"4": 12})
+    make_players(event, count=8, division="Open")
+    make_players(event, names=["A", "B", "C"], division="80+")
+    page = draw(director_client, event).content.decode()
+    assert Seat.objects.filter(stage__event=event).count() == 8
+    assert "Division 80+ cannot be seated: 3 players cannot be seated" in page

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
 from tournament.message import Message
@@ -79,6 +79,62 @@ def seat_sizes(players: int, usual: int, dealable: Sequence[int]) -> list[int]:
             n=players,
             sizes=listed,
         )
+    )
+
+
+class DivisionsNotSeated(SeatingError):
+    """No division of a draw can be seated: ``reasons`` says why, one message per division."""
+
+    def __init__(self, reasons: Sequence[Message]):
+        super().__init__(reasons[0])
+        self.reasons = list(reasons)
+
+
+def seatable_divisions(
+    groups: Mapping[str, int], sizes_for: Callable[[int], list[int]]
+) -> tuple[dict[str, list[int]], list[Message]]:
+    """The table sizes of each division of a draw that can be seated (``groups``: how many
+    players each has; ``sizes_for``: the sizes for a count, or ``SeatingError``), and why each
+    other division cannot be, with what the director can do: one player alone in a division
+    does not keep the others from their tables. When none can: a draw of one group raises
+    its ``SeatingError``, of several ``DivisionsNotSeated``.
+    """
+    sizes: dict[str, list[int]] = {}
+    left_out: list[Message] = []
+    for division, players in groups.items():
+        try:
+            sizes[division] = sizes_for(players)
+        except SeatingError as error:
+            if len(groups) == 1:
+                raise
+            left_out.append(division_left_out(division, players, error))
+    if not sizes:
+        raise DivisionsNotSeated(left_out)
+    return sizes, left_out
+
+
+def division_left_out(division: str, players: int, error: SeatingError) -> Message:
+    """Why a division is left out of a draw, and what the director can do about it."""
+    if players < 2:
+        if not division:
+            return Message(
+                "Players without a division: 1 player checked in, a table needs at least 2: "
+                "give them a division, or check in more."
+            )
+        return Message(
+            "Division %(division)s: 1 player checked in, a table needs at least 2: move them "
+            "to another division, or check in more.",
+            division=division,
+        )
+    if not division:
+        return Message(
+            "Players without a division cannot be seated: %(reason)s",
+            reason=error.args[0],
+        )
+    return Message(
+        "Division %(division)s cannot be seated: %(reason)s",
+        division=division,
+        reason=error.args[0],
     )
 
 

@@ -12,7 +12,7 @@ from scoring.seats import clear_seating, move_player, seat_stage
 from tournament.forms import MovePlayerForm
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.models import Seat, StageKind
-from tournament.seating import SeatingError, unusual_sizes
+from tournament.seating import DivisionsNotSeated, SeatingError, unusual_sizes
 from tournament.text import translated
 
 
@@ -96,15 +96,22 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 apart = None
                 if self.stage.kind != StageKind.QUALIFYING:
                     apart = previous_tables(self.stage, players)
-                tables = seat_stage(
+                # Game 1 seats every division it can; a later stage redraws all its players.
+                draw = seat_stage(
                     self.stage,
                     players,
                     keep_apart=apart,
                     user=request.user,
                     key=posted_key(request),
+                    leave_out=self.stage.kind == StageKind.QUALIFYING,
                 )
-                messages.success(request, _("%(n)s tables drawn.") % {"n": len(tables)})
+                messages.success(request, _("%(n)s tables drawn.") % {"n": len(draw.tables)})
+                for reason in draw.left_out:
+                    messages.warning(request, translated(reason))
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
+        except DivisionsNotSeated as error:
+            for reason in error.reasons:
+                messages.error(request, translated(reason))
         except SeatingError as error:
             messages.error(request, translated(error))
         return redirect("seating", self.event.slug, self.stage.number)
