@@ -5,23 +5,26 @@ Drives Debian's Chromium through Playwright against pytest-django's live server;
 tests/browser.py. Run only the browser tests with ``pytest -m browser``.
 """
 
+import json
 import re
 from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
 from tournament.clock_store import start_clock
-from tournament.models import ClockEvent, Event
+from tournament.models import ClockEvent, Event, Stage
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Long-pass-phrase-42"
 BIG = "/e/spring/1/clock/"
 SCREEN = {"viewport": {"width": 1280, "height": 720}}  # a projector or a television
+MINUTES_10 = timedelta(minutes=10)
 RED, AMBER = "rgb(179, 0, 27)", "rgb(255, 193, 7)"
 
 
@@ -182,3 +185,23 @@ def test_every_screen_follows_the_directors_clock_buttons_within_one_poll(site, 
     press("Take back time called")
     everywhere("running", "Running")
     expect(digits).to_have_text(re.compile(r"^(70:00|69:[0-5]\d)$"), timeout=WITHIN)
+
+
+def test_a_page_the_browser_kept_reads_the_clock_again_at_once(site, pages):
+    """A reload of a public page while the event has not changed is answered 304: the browser
+    shows the page it kept, with the clock's reading of then. The clock asks the server at
+    once rather than showing the time of then until its next re-sync."""
+    stage = site["stage"]
+    start_clock(stage, site["director"])
+    page = pages()
+    page.goto(site["url"] + "/e/spring/1/")
+    digits = page.locator("[data-clock] [data-clock-digits]")
+    expect(digits).to_have_text(re.compile(r"^(60:00|59:[0-5]\d)$"))
+    # Ten minutes later (the clock moves on with time, the event's version does not).
+    later = timezone.now() + timedelta(minutes=10)
+    Stage.objects.filter(pk=stage.pk).update(clock_started_at=F("clock_started_at") - MINUTES_10)
+    page.clock.set_system_time(later)
+    page.reload()
+    kept = json.loads(page.locator("[data-clock] script").text_content())["clock"]
+    assert kept["remaining"] > 59 * 60  # the page as the browser kept it, ten minutes ago
+    expect(digits).to_have_text(re.compile(r"^(50:00|49:[0-5]\d)$"), timeout=WITHIN)

@@ -6,7 +6,8 @@
  * and re-syncs from clock.json whenever the event changed ("live-changed" on <body>, fired by
  * static/js/live.js, which asks the event's version every LIVE_REFRESH_SECONDS: every clock
  * button a director presses moves it), when the tab comes back, when the countdown reaches
- * zero (the server then says "time called"), and every 15 seconds in case a change was missed.
+ * zero (the server then says "time called"), when the page's reading is old (a page the
+ * browser kept), and every 15 seconds in case a change was missed.
  *
  * Buttons with data-confirm ask before they submit (static/js/site.js): calling time cannot be
  * undone.
@@ -19,6 +20,7 @@
   const POLL_MS = 15000;
   const TICK_MS = 250;
   const ZERO_RESYNC_MS = 3000;
+  const STALE_MS = 10000;
 
   const digits = (seconds) => {
     const s = Math.max(0, seconds);
@@ -109,6 +111,9 @@
     }
 
     render();
+    // A page the browser kept (a reload answered 304 while the event did not change, say)
+    // carries the reading of when it was drawn: ask for the reading of now.
+    if (Math.abs(Date.now() - Date.parse(reading.server_time)) > STALE_MS) sync();
     setInterval(render, TICK_MS);
     setInterval(sync, POLL_MS);
     document.body.addEventListener("live-changed", sync);
