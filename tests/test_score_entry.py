@@ -50,8 +50,8 @@ def test_a_whole_round_is_saved_at_once_with_running_totals(director_client, tab
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ([0, 12, "x", 7], "Enter a whole number of pips."),
-        ([0, 12, "3.5", 7], "Enter a whole number of pips."),
+        ([0, 12, "x", 7], "&#x27;x&#x27; is not a whole number of pips."),
+        ([0, 12, "3.5", 7], "&#x27;3.5&#x27; is not a whole number of pips."),
         ([0, 12, -1, 7], "-1 is below 0: pips left in hand cannot be negative."),
         ([0, 12, 2000, 7], "2000 is more than the 731 pips that can be left."),
         ([0, 12, 870, 7], "870 is more than the 731 pips that can be left."),

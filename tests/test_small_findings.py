@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from scoring.models import PersonLink
-from tests.concurrency import at_once, form_key, logged_in, no_errors
+from scoring.models import PersonLink, Round
+from scoring.sheets import table_sheet
+from tests.concurrency import at_once, form_key, hidden_fields, logged_in, no_errors
 from tests.factories import make_director, make_players
 from tests.test_event_setup import NVSO_FORM
 from tournament import services
@@ -176,3 +177,80 @@ def test_a_division_the_rules_cannot_split_says_why(director_client, director):
     page = draw(director_client, event).content.decode()
     assert Seat.objects.filter(stage__event=event).count() == 8
     assert "Division 80+ cannot be seated: 3 players cannot be seated" in page
+
+
+# -- pip cells posted without the page's script ---------------------------------------------
+
+
+def entry_page(client, table):
+    url = f"/director/e/{table.stage.event.slug}/{table.stage.number}/table/{table.number}/enter/"
+    page = client.get(url)
+    data = {k: v for k, v in hidden_fields(page).items() if k != "csrfmiddlewaretoken"}
+    return url, data
+
+
+def field_errors(response, name) -> list[str]:
+    """The messages the page shows at the field ``name``."""
+    form = response.context["form"]
+    return [str(e) for e in form.errors.get(name, [])]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("typed", ["1_0", "٣", "１２", "+5", "5.0", "1e1", "0x1", " 3 4"])
+def test_a_pip_count_that_is_not_ascii_digits_is_refused_at_its_cell(
+    director_client, seated, typed
+):
+    table = seated.tables.first()
+    players = table_sheet(table).players
+    url, data = entry_page(director_client, table)
+    data.update({f"p{p.pk}": v for p, v in zip(players, [typed, "0", "4", "5"], strict=True)})
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    cell = f"p{players[0].pk}"
+    assert field_errors(response, cell) == [f"'{typed.strip()}' is not a whole number of pips."]
+    page = response.content.decode()
+    assert f"&#x27;{typed.strip()}&#x27; is not a whole number of pips." in page
+    assert not Round.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_pip_cell_posted_twice_is_refused_not_read_as_its_last_value(director_client, seated):
+    table = seated.tables.first()
+    players = table_sheet(table).players
+    url, data = entry_page(director_client, table)
+    data.update({f"p{p.pk}": v for p, v in zip(players, ["3", "0", "4", "5"], strict=True)})
+    data[f"p{players[0].pk}"] = ["3", "30"]
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    assert field_errors(response, f"p{players[0].pk}") == [
+        "This field was sent more than once: enter the value again."
+    ]
+    assert "This field was sent more than once: enter the value again." in (
+        response.content.decode()
+    )
+    assert not Round.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_hidden_field_posted_twice_is_refused_for_the_whole_form(director_client, seated):
+    table = seated.tables.first()
+    players = table_sheet(table).players
+    url, data = entry_page(director_client, table)
+    data.update({f"p{p.pk}": v for p, v in zip(players, ["3", "0", "4", "5"], strict=True)})
+    data["number"] = [data["number"], "2"]
+    response = director_client.post(url, data)
+    assert response.status_code == 200
+    assert "The form was sent with a field twice: reload the page." in response.content.decode()
+    assert not Round.objects.exists()
+
+
+@pytest.mark.django_db
+def test_ascii_digits_and_spaces_around_them_still_save(director_client, seated):
+    table = seated.tables.first()
+    players = table_sheet(table).players
+    url, data = entry_page(director_client, table)
+    data.update({f"p{p.pk}": v for p, v in zip(players, [" 3 ", "0", "04", "5"], strict=True)})
+    assert director_client.post(url, data).status_code == 302
+    (saved,) = Round.objects.all()
+    pips = dict(saved.scores.values_list("player_id", "pips"))
+    assert pips == {players[0].pk: 3, players[1].pk: 0, players[2].pk: 4, players[3].pk: 5}

@@ -1,9 +1,28 @@
+import re
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.forms import OnceMixin
-from tournament.rules import ABOVE, NEGATIVE, round_errors
+from tournament.rules import ABOVE, NEGATIVE, NOT_WHOLE, round_errors
 from tournament.text import translated
+
+
+class PipsField(forms.IntegerField):
+    """A pip count as the entry page's script takes it: ASCII digits only (not ``1_0``, ``٣``,
+    ``１２``, ``+5``, ``5.0``, which Python's ``int`` would read), with the script's message; a
+    minus sign before digits is left to the ``min_value`` message, as the script does."""
+
+    def to_python(self, value):
+        raw = "" if value in self.empty_values else str(value).strip()
+        if raw == "":
+            return None
+        if re.fullmatch(r"-?[0-9]+", raw):
+            try:
+                return int(raw)
+            except ValueError:  # more digits than Python reads
+                pass
+        raise forms.ValidationError(translated(NOT_WHOLE) % {"value": f"'{raw}'"}, code="invalid")
 
 
 class RoundForm(OnceMixin, forms.Form):
@@ -65,7 +84,7 @@ class RoundForm(OnceMixin, forms.Form):
                 attrs["autofocus"] = (
                     True  # keyboard first: the first cell, on load and after a save
                 )
-            self.fields[self.key(p)] = forms.IntegerField(
+            self.fields[self.key(p)] = PipsField(
                 label=p.name,
                 min_value=0,
                 max_value=bound,
@@ -74,7 +93,6 @@ class RoundForm(OnceMixin, forms.Form):
                         "Enter this player's pips (0 for the player who dominoed or who holds "
                         "just the double-blank)."
                     ),
-                    "invalid": _("Enter a whole number of pips."),
                     # The rule core's messages (the page's script shows the same ones).
                     "min_value": translated(NEGATIVE) % {"value": "%(show_value)s"},
                     "max_value": translated(ABOVE)
@@ -118,6 +136,7 @@ class RoundForm(OnceMixin, forms.Form):
 
     def clean(self):
         data = super().clean()
+        self.refuse_repeated_fields()
         if self.errors:
             return data
         pips = {p.pk: data[self.key(p)] for p in self.players}
@@ -131,6 +150,22 @@ class RoundForm(OnceMixin, forms.Form):
             self.add_error(None, translated(m))
         data["pips"] = pips
         return data
+
+    def refuse_repeated_fields(self) -> None:
+        """A field posted twice (a page's form sends each once) is refused, never read as
+        its last value: at the field when the page shows it, else for the whole form."""
+        if not hasattr(self.data, "getlist"):
+            return
+        for name, field in self.fields.items():
+            if len(self.data.getlist(self.add_prefix(name))) > 1:
+                if field.widget.is_hidden:
+                    self.add_error(
+                        None, _("The form was sent with a field twice: reload the page.")
+                    )
+                else:
+                    self.add_error(
+                        name, _("This field was sent more than once: enter the value again.")
+                    )
 
 
 class RemoveRoundForm(OnceMixin, forms.Form):
