@@ -210,6 +210,22 @@ class TableDevice(models.Model):
         return f"{self.table}: {self.device}"
 
 
+class CodeTries(models.Model):
+    """Wrong table codes tried from one address in the current hour (issue 27): kept in the
+    database, so that every worker, every server and a restart count the same tries."""
+
+    address = models.CharField(_("address"), max_length=64, unique=True)
+    started = models.DateTimeField(_("hour started"))
+    count = models.PositiveIntegerField(_("wrong codes"), default=0)
+
+    class Meta:
+        verbose_name = _("wrong table codes")
+        verbose_name_plural = _("wrong table codes")
+
+    def __str__(self):
+        return f"{self.address}: {self.count}"
+
+
 class InfractionReport(models.Model):
     """An infraction reported from a table's phone (issue 15): a director logs it (the event's
     penalty then applies, as scoring/infractions.py says) or dismisses it."""

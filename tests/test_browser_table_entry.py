@@ -100,3 +100,81 @@ def test_two_phones_score_a_table_from_its_sheet_and_the_director_closes(site, p
     # A closed stage's code no longer opens the table.
     first.goto(urls[0])
     expect(first.locator("#code-refused")).to_be_visible()
+
+
+def join(phone):
+    """The phone says it is at the table its code opened (as the first player seated)."""
+    phone.locator(".join-as, button:has-text('Yes, this is our table')").first.click()
+
+
+def test_a_phones_round_kept_offline_and_refused_at_a_new_code_is_saved_at_the_new_one(site, pages):
+    table = site["table"]
+    table.refresh_from_db()
+    old = table.code
+    director = pages()
+    director.goto(site["url"] + "/accounts/login/?next=/e/spring/1/table/1/")
+    b.log_in(director, "desk", PASSWORD)
+
+    phone = pages(**PHONE)
+    posts_to_old = []
+    phone.on(
+        "request",
+        lambda r: posts_to_old.append(r.url) if r.method == "POST" and f"/t/{old}/" in r.url else 0,
+    )
+    phone.goto(f"{site['url']}/t/{old}/")
+    join(phone)
+    expect(phone.get_by_role("heading", name="Round 1-1")).to_be_visible()
+
+    # No connection: the round is kept on the phone, waiting to send.
+    phone.context.set_offline(True)
+    enter_round(phone, [0, 5, 6, 7])
+    expect(phone.locator("#entry-status")).to_contain_text("Waiting to send (no connection)")
+
+    # Meanwhile the director gives the table a new code.
+    director.get_by_role("button", name="Give the table a new code").click()
+    expect(director.get_by_text("Table 1's new code:")).to_be_visible()
+    table.refresh_from_db()
+    assert table.code != old
+
+    # The connection returns: the round is refused, shown with its pips and the reason.
+    phone.context.set_offline(False)
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = phone.locator("#refused-rounds")
+    expect(refused).to_be_visible()
+    expect(refused).to_contain_text("Round 1-1")
+    expect(refused.locator(".refused-pips")).to_have_text(
+        ", ".join(
+            f"{s.player.name} {v}"
+            for s, v in zip(table.seats.order_by("position"), [0, 5, 6, 7], strict=True)
+        )
+    )
+    expect(refused).to_contain_text("This table has a new code: scan the new score sheet")
+    expect(phone.locator("#entry-status")).not_to_contain_text("no connection")
+    phone.screenshot(path=b.artifact("phone_round_refused.png"), full_page=True)
+    sent = len(posts_to_old)
+    assert sent >= 1
+    # The script's retries send it no more.
+    for _ in range(3):
+        phone.evaluate("window.dispatchEvent(new Event('online'))")
+    phone.evaluate("fetch('/healthz').then((r) => r.text())")  # after any request just made
+    assert len(posts_to_old) == sent
+    assert not Round.objects.filter(table=table, engine=1).exists()
+
+    # The phone scans the new code: its round is there, put in the form and saved, once.
+    phone.goto(f"{site['url']}/t/{table.code}/")
+    join(phone)
+    refused = phone.locator("#refused-rounds")
+    expect(refused).to_contain_text("This table has a new code")
+    refused.get_by_role("button", name="Put these numbers in the form").click()
+    expect(phone.locator(".round-cells input").first).to_have_value("0")
+    phone.get_by_role("button", name="Save the round").click()
+    expect(phone.get_by_text("Round 1-1 saved.")).to_be_visible()
+    expect(phone.locator("#refused-rounds")).to_be_hidden()
+    saved = Round.objects.get(table=table, engine=1)
+    assert saved.awaiting_confirmation
+    by_seat = {s.player_id: s.pips for s in saved.scores.all()}
+    assert [by_seat[s.player_id] for s in table.seats.order_by("position")] == [0, 5, 6, 7]
+    assert len(posts_to_old) == sent
+    phone.reload()
+    expect(phone.locator("#refused-rounds")).to_be_hidden()
+    assert Round.objects.filter(table=table, engine=1).count() == 1

@@ -3,11 +3,13 @@ the sheet's code opens the table (its players first), a round entered from a pho
 once and waits for a second phone or a director, the close waits for it, codes are scoped."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from scoring.models import Infraction, InfractionReport, Round, Score, TableDevice
+from scoring.models import CodeTries, Infraction, InfractionReport, Round, Score, TableDevice
 from scoring.table_entry import TRIES_PER_HOUR
 from tests.concurrency import at_once, form_key, hidden_fields, no_errors
 from tests.factories import play
@@ -300,3 +302,94 @@ def test_public_sheets_never_carry_the_table_codes(client, director_client, tabl
     assert table.code not in public and "Table code" not in public
     directors = pdf_text(director_client.get(f"/e/{slug}/1/blank-sheets.pdf"))
     assert f"/t/{table.code}/" in directors and "Table code" in directors
+
+
+def a_kept_round(client, table) -> tuple[str, dict]:
+    """The entry form's URL and fields as a phone's script keeps a round it could not send."""
+    url = f"/t/{table.code}/enter/"
+    fields = hidden_fields(client.get(url))
+    players = [s.player for s in table.seats.order_by("position")]
+    return url, {**fields, **{f"p{p.pk}": v for p, v in zip(players, [0, 5, 6, 7], strict=True)}}
+
+
+def send_kept(client, url, data):
+    """What static/js/entry.js posts for a kept round: the form, asking for JSON."""
+    return client.post(url, data, HTTP_ACCEPT="application/json")
+
+
+@pytest.mark.parametrize(
+    ("case", "reason"),
+    [
+        ("reissued", "This table has a new code: scan the new score sheet"),
+        ("closed", "Game 1 is closed: show this round to a director."),
+        ("entry-off", "Table entry is turned off: show this round to a director."),
+    ],
+)
+def test_a_kept_round_sent_to_a_dead_code_is_refused_in_json_and_never_counted_as_a_guess(
+    director_client, table, case, reason
+):
+    client = phone(table)
+    url, data = a_kept_round(client, table)
+    if case == "reissued":
+        director_client.post(f"/director/e/{table.stage.event.slug}/1/table/1/code/")
+    elif case == "closed":
+        table.stage.__class__.objects.filter(pk=table.stage.pk).update(closed=True)
+    else:
+        Event.objects.filter(pk=table.stage.event.pk).update(table_entry=False)
+    for _ in range(TRIES_PER_HOUR + 10):  # a phone sending its round again and again
+        answer = send_kept(client, url, data)
+        assert answer.status_code == 404 and answer["Content-Type"] == "application/json"
+        assert answer.json()["saved"] is False
+        assert reason in answer.json()["refused"]
+    assert not Round.objects.filter(table=table).exists()
+    assert "No open table has the code" in text(client.get(url))  # a person gets the page
+    # The phone is not taken for a guesser: the table opens again for it.
+    table.stage.__class__.objects.filter(pk=table.stage.pk).update(closed=False)
+    Event.objects.filter(pk=table.stage.event.pk).update(table_entry=True)
+    table.refresh_from_db()
+    assert client.get(f"/t/{table.code}/", follow=True).status_code == 200
+    assert not CodeTries.objects.exists()
+
+
+def test_a_phone_that_guesses_codes_is_refused_in_json_too(table):
+    guesser = Client()
+    for i in range(TRIES_PER_HOUR):
+        answer = send_kept(guesser, f"/t/ABCDE{i % 10}/enter/", {"p1": "5"})
+        assert (
+            answer.status_code == 404 and "No open table has this code" in answer.json()["refused"]
+        )
+    answer = send_kept(guesser, f"/t/{table.code}/enter/", {"p1": "5"})
+    assert answer.status_code == 429 and "Too many wrong codes" in answer.json()["refused"]
+    assert CodeTries.objects.get().count == TRIES_PER_HOUR
+
+
+def test_a_kept_round_from_a_phone_that_has_not_opened_the_table_is_refused_in_json(table):
+    client = phone(table)
+    url, data = a_kept_round(client, table)
+    stranger = Client()  # the cookies lost: the same form, from a session that never joined
+    answer = send_kept(stranger, url, data)
+    assert answer.status_code == 403 and "Open this table from its code" in answer.json()["refused"]
+    assert not Round.objects.filter(table=table).exists()
+
+
+def test_wrong_codes_count_for_an_hour_then_start_again(table):
+    guesser = Client()
+    for i in range(TRIES_PER_HOUR):
+        guesser.get(f"/t/ABCDE{i % 10}/")
+    assert guesser.get(f"/t/{table.code}/").status_code == 429
+    CodeTries.objects.update(started=timezone.now() - timedelta(hours=1, seconds=1))
+    assert guesser.get(f"/t/{table.code}/").status_code == 200
+    guesser.get("/t/ABCDEF/")
+    assert CodeTries.objects.get().count == 1
+
+
+@pytest.mark.django_db(transaction=True)  # threads, each with its own connection
+def test_wrong_codes_tried_at_the_same_moment_are_all_counted(table):
+    guessers = [Client() for _ in range(8)]
+    results = at_once([lambda c=c: c.get("/t/ABCDEF/") for c in guessers])
+    no_errors(results)
+    assert [r.status_code for r in results] == [404] * 8
+    assert CodeTries.objects.get().count == 8
+    results = at_once([lambda c=c: c.get("/t/ABCDEF/") for c in guessers])
+    no_errors(results)
+    assert CodeTries.objects.get().count == 16

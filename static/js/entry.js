@@ -7,13 +7,89 @@
 // - The form is sent with its key ("once"): a repeat is answered with the saved round.
 // - No connection: the round is kept on this device ("waiting to send") and sent again, with
 //   the same key, when the connection returns. A refusal says why and keeps the values.
+// - A kept round the server refuses for good (any 4xx: the table has a new code, its stage is
+//   closed, table entry is off, too many tries) is sent no more: it moves to this device's
+//   "refused" list, shown on every entry page with its pips and the reason, until it is put in
+//   the right table's form (saved there by the normal submit) or dismissed.
 (function () {
   "use strict";
+  const QUEUE = "mexican-train-rounds-to-send";
+  const REFUSED = "mexican-train-rounds-refused";
+  const refusedBox = document.getElementById("refused-rounds");
   const form = document.querySelector("form[data-round-form]");
   const configNode = document.getElementById("entry-config");
+  let restoring = null; // the refused round put in the form, until it is sent
+
+  function stored(name) {
+    try { return JSON.parse(localStorage.getItem(name) || "[]"); } catch (e) { return []; }
+  }
+
+  function store(name, items) {
+    try { localStorage.setItem(name, JSON.stringify(items)); } catch (e) { /* full: shown */ }
+  }
+
+  // -- the rounds the server refused ----------------------------------------------------------
+
+  function canRestore(item) {
+    if (!form || !refusedBox || item.place !== refusedBox.dataset.place) return false;
+    return item.url !== form.action || item.status === 429; // never back into a dead form
+  }
+
+  function showRefused() {
+    if (!refusedBox) return;
+    const list = document.getElementById("refused-list");
+    const items = stored(REFUSED);
+    list.replaceChildren();
+    items.forEach(function (item) {
+      const entry = document.createElement("li");
+      entry.className = "card card-body mb-2 text-body refused-round";
+      const label = document.createElement("p");
+      label.className = "fw-bold mb-1";
+      label.textContent = item.label;
+      const pips = document.createElement("p");
+      pips.className = "fs-5 mb-1 refused-pips";
+      pips.textContent = item.values;
+      const reason = document.createElement("p");
+      reason.className = "mb-2 refused-reason";
+      reason.textContent = item.reason;
+      entry.append(label, pips, reason);
+      const buttons = document.createElement("div");
+      buttons.className = "d-flex flex-wrap gap-2";
+      if (canRestore(item)) {
+        const fill = document.createElement("button");
+        fill.type = "button";
+        fill.className = "btn btn-primary";
+        fill.textContent = refusedBox.dataset.fill;
+        fill.addEventListener("click", function () { restore(item); });
+        buttons.appendChild(fill);
+      }
+      const dismiss = document.createElement("button");
+      dismiss.type = "button";
+      dismiss.className = "btn btn-outline-secondary";
+      dismiss.textContent = refusedBox.dataset.dismiss;
+      dismiss.addEventListener("click", function () {
+        store(REFUSED, stored(REFUSED).filter(function (other) { return other.key !== item.key; }));
+        showRefused();
+      });
+      buttons.appendChild(dismiss);
+      entry.appendChild(buttons);
+      list.appendChild(entry);
+    });
+    refusedBox.hidden = items.length === 0;
+  }
+
+  // A kept round the server will never take at its address: kept here, shown, sent no more.
+  function refuse(item, status, reason) {
+    store(QUEUE, stored(QUEUE).filter(function (other) { return other.key !== item.key; }));
+    const others = stored(REFUSED).filter(function (other) { return other.key !== item.key; });
+    store(REFUSED, others.concat([Object.assign({}, item, { status: status, reason: reason })]));
+    showRefused();
+  }
+
+  let restore = function () {};
+  showRefused();
   if (!form || !configNode) return;
   const config = JSON.parse(configNode.textContent);
-  const QUEUE = "mexican-train-rounds-to-send";
   const cells = config.cells.map(function (name) { return form.elements[name]; });
   const save = document.getElementById("save-round");
   const why = document.getElementById("save-why");
@@ -136,13 +212,25 @@
 
   // -- sending once, and keeping what could not be sent ---------------------------------------
 
-  function queue() {
-    try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; }
-  }
+  function queue() { return stored(QUEUE); }
 
-  function storeQueue(items) {
-    try { localStorage.setItem(QUEUE, JSON.stringify(items)); } catch (e) { /* full: shown */ }
-  }
+  function storeQueue(items) { store(QUEUE, items); }
+
+  // "Put these numbers in the form": the refused round's pips in this table's cells, to be
+  // checked and saved with this page's form (its own key: saved once).
+  restore = function (item) {
+    item.body.forEach(function (pair) {
+      const cell = cells.find(function (c) { return c.name === pair[0]; });
+      if (cell) cell.value = pair[1];
+      const select = form.elements.engine;
+      if (pair[0] === "engine" && select && select.tagName === "SELECT") select.value = pair[1];
+    });
+    restoring = item.key;
+    refusal = [];
+    check(false);
+    showStatus(refusedBox.dataset.filled, "info");
+    if (save) save.focus();
+  };
 
   function describe(body) {
     return config.cells.map(function (name) {
@@ -208,7 +296,16 @@
     }
     if (response.status >= 500) return false;
     let answer;
-    try { answer = await response.json(); } catch (error) { return false; }
+    try { answer = await response.json(); } catch (error) { answer = null; }
+    if (response.status >= 400) { // refused for good: never sent again, shown with its pips
+      const reason = answer && answer.refused
+        ? answer.refused
+        : format(refusedBox ? refusedBox.dataset.unknown : "{status}", { status: response.status });
+      refuse(item, response.status, reason);
+      if (item.url === form.action) showStatus(config.texts.refused + " " + reason, "danger");
+      return true;
+    }
+    if (answer === null) return false;
     storeQueue(queue().filter(function (other) { return other.key !== item.key; }));
     if (item.url !== form.action) return true; // another page's round: it is settled
     if (answer.saved) {
@@ -242,11 +339,13 @@
     }
     const body = Array.from(new FormData(form).entries());
     const key = (body.find(function (kv) { return kv[0] === "once"; }) || [null, ""])[1];
+    const round = form.dataset.roundLabel;
     const item = {
       key: key || String(Date.now()),
       url: form.action,
+      place: refusedBox ? refusedBox.dataset.place : "",
       body: body,
-      label: config.label,
+      label: round ? config.label + " · " + round : config.label,
       values: describe(body),
       at: new Date().toISOString(),
     };
@@ -254,6 +353,12 @@
     check(false);
     const kept = queue().filter(function (other) { return other.key !== item.key; });
     storeQueue(kept.concat([item]));
+    if (restoring) { // the refused round is kept in the queue now: off the refused list
+      const put = restoring;
+      restoring = null;
+      store(REFUSED, stored(REFUSED).filter(function (other) { return other.key !== put; }));
+      showRefused();
+    }
     const answered = await send(item);
     sending = false;
     if (!answered) showWaiting();
