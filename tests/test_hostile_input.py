@@ -135,7 +135,7 @@ def upload(client, content: bytes):
         (b"name\rAnn\rBo\r", "Line 1 holds a carriage return without a line feed"),
         (b"name\r\nAnn\rBo\r\n", "Line 2 holds a carriage return without a line feed"),
         (b"name\nAnn \xed\xa0\x80\n", "The file is not UTF-8 text"),  # a lone surrogate
-        (b"name\n" + b"A" * 200_000 + b"\n", "Line 2: this is not CSV the site can read"),
+        (b"name\n" + b"A" * 200_000 + b"\n", "Row 2 has a cell longer than 1,000 characters"),
     ],
     ids=["nul", "utf-16", "cr-only", "one-cr", "surrogate", "huge-field"],
 )

@@ -4,6 +4,11 @@ Windows code page) or an Excel workbook (.xlsx), read into a header and rows of 
 No models here (openpyxl for workbooks, Django only for translated messages): the players
 import (tournament/services.py) and its pages call it. Every problem is a ``ReadError`` whose
 message says what to do.
+
+Whatever a file holds, reading it takes bounded time and memory (issue 27): every row read
+(empty ones too), every cell and every cell's length count against the limits below, and a
+workbook is checked before openpyxl opens it (``scan_workbook``: the archive's sizes, then its
+XML streamed and counted, the first sheet's declared size first).
 """
 
 from __future__ import annotations
@@ -14,13 +19,30 @@ import io
 import re
 import zipfile
 from dataclasses import dataclass, field
+from xml.etree import ElementTree
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.text import bad_character, search_key, without_bidi_controls
 
-MAX_ROWS = 5000
+MAX_ROWS = 5000  # players' rows in a list
+# What reading any list may take, whatever it holds (issue 27): a file of empty rows, a sheet
+# declared a million rows long, a zip of 20 MB that unpacks to gigabytes is refused at the limit,
+# in bounded time and memory, before anything is kept.
+MAX_READ_ROWS = 2 * MAX_ROWS  # rows (or lines) read, empty ones too
+MAX_COLUMNS = 100
+MAX_CELLS = 200_000  # cells read, empty ones too
+MAX_FIELD = 1000  # characters in one cell
+# A workbook's archive: checked before anything in it is read.
+MAX_UNPACKED = 20_000_000  # bytes, every part unpacked
+MAX_PARTS = 1000
+MAX_RATIO = 100  # unpacked / packed, for a part over RATIO_FROM bytes
+RATIO_FROM = 1_000_000
+MAX_PART_ELEMENTS = 100_000  # XML elements in a part other than the sheet and its strings
+MAX_SHEET_ELEMENTS = 1_000_000  # in the first sheet, and in the shared strings
+MAX_INNER_ELEMENTS = 1000  # within one cell or one shared string
 ZIP_MAGIC = b"PK\x03\x04"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old .xls
 # A byte sequence shaped like UTF-8 (a lead byte, then a continuation byte): a file holding one
@@ -49,16 +71,17 @@ class Sheet:
         return row[index]
 
 
-def read_list(data: bytes, filename: str = "") -> Sheet:
-    """The header and rows of a CSV or .xlsx file (told apart by their content)."""
+def read_list(data: bytes, filename: str = "", budget: Budget | None = None) -> Sheet:
+    """The header and rows of a CSV or .xlsx file (told apart by their content), read within
+    the limits (``budget``: what the reading took)."""
     if data.startswith(ZIP_MAGIC):
-        return read_xlsx(data)
+        return read_xlsx(data, budget)
     if data.startswith(OLE_MAGIC):
         raise ReadError(
             _("This is an old Excel file (.xls): save it as .xlsx or as CSV UTF-8 and try again.")
         )
     text, encoding = decode(data)
-    return read_csv(text, encoding)
+    return read_csv(text, encoding, budget)
 
 
 def decode(data: bytes) -> tuple[str, str]:
@@ -101,8 +124,63 @@ def sniff_delimiter(text: str) -> str:
 DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
 
 
-def read_csv(text: str, encoding: str = "UTF-8") -> Sheet:
+def _n(count: int) -> str:
+    return number_format(count, force_grouping=True)
+
+
+class Budget:
+    """What reading one list has taken: every row read (empty ones too) and every cell, against
+    the limits; the first one passed is a ``ReadError``."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.cells = 0
+
+    def row(self, number: int, cells) -> None:
+        self.rows += 1
+        if self.rows > MAX_READ_ROWS:
+            raise ReadError(too_many_rows())
+        self.cells += len(cells)
+        if len(cells) > MAX_COLUMNS:
+            raise ReadError(too_many_columns(number))
+        if self.cells > MAX_CELLS:
+            raise ReadError(too_many_cells())
+        for cell in cells:
+            if cell is not None and len(str(cell)) > MAX_FIELD:
+                raise ReadError(too_long(number))
+
+
+def too_long(row: int) -> str:
+    return _(
+        "Row %(row)s has a cell longer than %(n)s characters: is this the list of players?"
+    ) % {"row": _n(row), "n": _n(MAX_FIELD)}
+
+
+def too_many_columns(row: int) -> str:
+    return _("Row %(row)s has more than %(n)s columns: keep only the list and try again.") % {
+        "row": _n(row),
+        "n": _n(MAX_COLUMNS),
+    }
+
+
+def too_many_cells() -> str:
+    return _("The list has more than %(n)s cells: keep only the list and try again.") % {
+        "n": _n(MAX_CELLS)
+    }
+
+
+def too_many_rows() -> str:
+    return _(
+        "The list has more than %(n)s rows, empty ones included: keep only the players (at "
+        "most %(max)s) and try again."
+    ) % {"n": _n(MAX_READ_ROWS), "max": _n(MAX_ROWS)}
+
+
+def read_csv(text: str, encoding: str = "UTF-8", budget: Budget | None = None) -> Sheet:
+    budget = budget or Budget()
     text = text.removeprefix("\ufeff")
+    if text.count("\n") >= MAX_READ_ROWS:
+        raise ReadError(too_many_rows())
     for number, line in enumerate(text.split("\n"), start=1):
         why = bad_character(line.removesuffix("\r"))
         if why:
@@ -116,12 +194,15 @@ def read_csv(text: str, encoding: str = "UTF-8") -> Sheet:
     line = 1
     try:
         for row in reader:
+            budget.row(line, row)
             if any(cell.strip() for cell in row):
                 rows.append((line, [cell.strip() for cell in row]))
             line = reader.line_num + 1
             if len(rows) > MAX_ROWS + 1:
                 raise ReadError(_("The list has more than %(n)s rows.") % {"n": MAX_ROWS})
     except csv.Error as error:
+        if "field limit" in str(error):  # the csv module's own limit, above MAX_FIELD
+            raise ReadError(too_long(line)) from None
         message = _("Line %(line)s: this is not CSV the site can read (%(error)s).")
         raise ReadError(message % {"line": line, "error": error}) from None
     if not rows:
@@ -143,20 +224,243 @@ def _cell_text(value) -> str:
     return str(value).strip()
 
 
-def read_xlsx(data: bytes) -> Sheet:
-    """The first sheet of an Excel workbook: its first non-empty row is the header."""
+def not_a_workbook() -> ReadError:
+    return ReadError(
+        _("This file is not an Excel workbook the site can read: save it as .xlsx or CSV.")
+    )
+
+
+def too_complex(part: str, limit: int) -> ReadError:
+    return ReadError(
+        _(
+            "The workbook's part %(part)s is too complex to read (more than %(n)s XML "
+            "elements): save the list as CSV UTF-8 and try again."
+        )
+        % {"part": part, "n": _n(limit)}
+    )
+
+
+def check_archive(archive: zipfile.ZipFile) -> None:
+    """Refuse a workbook whose archive unpacks to too much, before any part of it is read:
+    the sizes its directory declares bound what reading a part can give."""
+    parts = archive.infolist()
+    if len(parts) > MAX_PARTS:
+        raise ReadError(
+            _("The workbook has more than %(n)s parts: save the list as CSV UTF-8 and try again.")
+            % {"n": _n(MAX_PARTS)}
+        )
+    if sum(part.file_size for part in parts) > MAX_UNPACKED:
+        raise ReadError(
+            _(
+                "Unpacked, the workbook is larger than %(mb)s MB: save only the list, as .xlsx "
+                "or CSV UTF-8, and try again."
+            )
+            % {"mb": MAX_UNPACKED // 1_000_000}
+        )
+    for part in parts:
+        if part.file_size > RATIO_FROM and part.file_size > MAX_RATIO * part.compress_size:
+            raise ReadError(
+                _(
+                    "The workbook's part %(part)s unpacks to more than %(n)s times its size: "
+                    "this is no registration list. Save the list as CSV UTF-8 and try again."
+                )
+                % {"part": part.filename, "n": MAX_RATIO}
+            )
+
+
+@dataclass
+class _Scan:
+    """One XML part of a workbook streamed as openpyxl would read it, counting what it would
+    build: every element, and for the first sheet every row and cell (where the last one
+    holding a value is), for the shared strings every string. Each finished element is dropped,
+    so the scan holds one path of the tree at a time."""
+
+    name: str
+    kind: str = "other"  # "sheet", "strings" or "other"
+    elements: int = 0
+    rows: int = 0
+    cells: int = 0
+    strings: int = 0
+    used_columns: int = 0  # the last column holding a value (the sheet)
+
+    def run(self, archive: zipfile.ZipFile) -> _Scan:
+        limit = MAX_PART_ELEMENTS if self.kind == "other" else MAX_SHEET_ELEMENTS
+        path: list[ElementTree.Element] = []
+        row = column = 0
+        cell_depth = 0  # the depth of the cell (or shared string) being read, 0 outside one
+        inner = 0  # elements within it
+        # Expat refuses entity expansion bombs, and ElementTree never fetches an external entity.
+        with archive.open(self.name) as source:
+            events = ElementTree.iterparse(source, events=("start", "end"))  # noqa: S314
+            for event, element in events:
+                if event == "end":
+                    if len(path) == cell_depth:
+                        cell_depth = 0
+                    path.pop()
+                    if path:
+                        del path[-1][-1]  # the element just ended is its parent's last child
+                    continue
+                path.append(element)
+                self.elements += 1
+                if self.elements > limit:
+                    raise too_complex(self.name, limit)
+                tag = element.tag.rpartition("}")[2]
+                if cell_depth:
+                    inner += 1
+                    if inner > MAX_INNER_ELEMENTS:
+                        raise too_complex(self.name, MAX_INNER_ELEMENTS)
+                    if tag in ("v", "is") and len(path) == cell_depth + 1:
+                        if column > MAX_COLUMNS:
+                            raise ReadError(too_many_columns(row))
+                        self.used_columns = max(self.used_columns, column)
+                elif self.kind == "strings" and tag == "si":
+                    cell_depth, inner = len(path), 0
+                    self.strings += 1
+                    if self.strings > MAX_CELLS:
+                        raise ReadError(
+                            _("The workbook has more than %(n)s texts: keep only the list.")
+                            % {"n": _n(MAX_CELLS)}
+                        )
+                elif self.kind != "sheet":
+                    continue
+                elif tag == "dimension":
+                    self.check_dimension(element.get("ref", ""))
+                elif tag == "row":
+                    row = _number(element.get("r"), row + 1)
+                    column = 0
+                    self.rows += 1
+                    if row > MAX_READ_ROWS or self.rows > MAX_READ_ROWS:
+                        raise ReadError(too_many_rows())
+                elif tag == "c":
+                    cell_depth, inner = len(path), 0
+                    column = _column(element.get("r"), column + 1)
+                    self.cells += 1
+                    if self.cells > MAX_CELLS:
+                        raise ReadError(too_many_cells())
+        return self
+
+    def check_dimension(self, ref: str) -> None:
+        """The size the sheet says it has (its first lines): refused when over the limits."""
+        from openpyxl.utils.cell import range_boundaries
+
+        try:
+            _min_col, _min_row, max_col, max_row = range_boundaries(ref)
+        except (ValueError, TypeError):
+            return  # no size said: the rows and cells are counted as they come
+        if (max_row or 0) > MAX_READ_ROWS or (max_col or 0) > MAX_COLUMNS:
+            raise ReadError(
+                _(
+                    "The workbook's first sheet says it is %(rows)s rows by %(columns)s columns "
+                    "(%(ref)s); the site reads at most %(max_rows)s rows and %(max_columns)s "
+                    "columns. Keep only the list (delete the rows and columns after it) and "
+                    "try again."
+                )
+                % {
+                    "rows": _n(max_row or 0),
+                    "columns": _n(max_col or 0),
+                    "ref": ref,
+                    "max_rows": _n(MAX_READ_ROWS),
+                    "max_columns": _n(MAX_COLUMNS),
+                }
+            )
+
+
+def _number(text: str | None, default: int) -> int:
+    if text and text.isascii() and text.isdigit() and len(text) <= 7:
+        return int(text)
+    return default
+
+
+def _column(ref: str | None, default: int) -> int:
+    """A cell's column from its reference ("AB12": 28)."""
+    letters = re.match(r"[A-Z]{1,3}", ref or "")
+    if not letters:
+        return default
+    number = 0
+    for letter in letters.group():
+        number = number * 26 + ord(letter) - 64
+    return number
+
+
+def scan_workbook(data: bytes) -> _Scan:
+    """Check a workbook before openpyxl reads it: the archive's sizes, then each XML part
+    openpyxl would read, streamed and counted (its first sheet's rows and cells, its shared
+    strings); the scan of the first sheet (its used columns) or a ``ReadError``."""
+    from openpyxl.packaging.relationship import get_rels_path
+    from openpyxl.reader.excel import ExcelReader, _find_workbook_part
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, SHARED_STRINGS
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise not_a_workbook() from None
+    with archive:
+        check_archive(archive)
+        names = set(archive.namelist())
+        try:
+            _Scan(ARC_CONTENT_TYPES).run(archive)
+            reader = ExcelReader(io.BytesIO(data), read_only=True)
+            reader.read_manifest()
+            book = _find_workbook_part(reader.package).PartName[1:]
+            for name in (book, get_rels_path(book)):
+                if name in names:
+                    _Scan(name).run(archive)
+            reader.read_workbook()
+            rels = [rel for _sheet, rel in reader.parser.find_sheets()]
+            sheets = {rel.target for rel in rels}
+            first = next(
+                (r.target for r in rels if r.target in names and "chartsheet" not in r.Type), None
+            )
+            strings = reader.package.find(SHARED_STRINGS)
+            strings = strings.PartName[1:] if strings is not None else None
+            scan = None
+            for name in sorted(names):
+                if name == first:
+                    scan = _Scan(name, "sheet").run(archive)
+                elif name == strings:
+                    _Scan(name, "strings").run(archive)
+                elif name in sheets or not name.endswith((".xml", ".rels")):
+                    continue  # another sheet (openpyxl reads only its start), or no XML
+                elif name not in (ARC_CONTENT_TYPES, book, get_rels_path(book)):
+                    _Scan(name).run(archive)
+        except ReadError:
+            raise
+        except (
+            zipfile.BadZipFile,
+            KeyError,
+            OSError,
+            ValueError,
+            TypeError,
+            AttributeError,
+            ElementTree.ParseError,
+        ):
+            raise not_a_workbook() from None
+    if scan is None:
+        raise ReadError(_("The workbook's first sheet is empty."))
+    return scan
+
+
+def read_xlsx(data: bytes, budget: Budget | None = None) -> Sheet:
+    """The first sheet of an Excel workbook: its first non-empty row is the header.
+
+    Checked first (``scan_workbook``), then read by openpyxl up to the last column holding a
+    value, every row counted (``budget``: openpyxl gives a row for each number skipped)."""
     from openpyxl import load_workbook
 
+    budget = budget or Budget()
+    used_columns = scan_workbook(data).used_columns
+    if not used_columns:
+        raise ReadError(_("The workbook's first sheet is empty."))
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError):
-        raise ReadError(
-            _("This file is not an Excel workbook the site can read: save it as .xlsx or CSV.")
-        ) from None
+        raise not_a_workbook() from None
     try:
         sheet = book.worksheets[0]
         rows: list[tuple[int, list[str]]] = []
-        for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
+        values_by_row = sheet.iter_rows(min_col=1, max_col=used_columns, values_only=True)
+        for number, values in enumerate(values_by_row, start=1):
+            budget.row(number, values)
             cells = [_cell_text(v) for v in values]
             while cells and not cells[-1]:
                 cells.pop()
@@ -464,18 +768,22 @@ def entries(
     return out
 
 
-def paste_sheet(text: str) -> Sheet:
+def paste_sheet(text: str, budget: Budget | None = None) -> Sheet:
     """A pasted list, one player a line, "name" or "name, club" (a tab works too)."""
+    budget = budget or Budget()
     rows = []
     for number, line in enumerate((text or "").splitlines(), start=1):
+        parts = re.split(r"\s*[\t,;]\s*", line.strip(), maxsplit=1)
+        budget.row(number, parts)
         if not line.strip():
             continue
         why = bad_character(line)
         if why:
             raise ReadError(_("Line %(line)s holds %(why)s.") % {"line": number, "why": why})
-        parts = re.split(r"\s*[\t,;]\s*", line.strip(), maxsplit=1)
         name, club = parts[0], parts[1] if len(parts) > 1 else ""
         rows.append((number, [name.strip(), club.strip()]))
+        if len(rows) > MAX_ROWS:
+            raise ReadError(_("The list has more than %(n)s rows.") % {"n": MAX_ROWS})
     if not rows:
         raise ReadError(_("The list is empty: one name a line."))
     return Sheet(header=[_("Name"), _("Club")], rows=rows, how=_("pasted list"))

@@ -1,0 +1,233 @@
+"""Registration lists built to hold a web worker (issue 27): a workbook of a million empty rows,
+one that says it is 1,048,576 rows by 16,384 columns, a million shared strings, a CSV of a
+million lines, a field of 100 MB. Each is uploaded through the players' import page as a
+director does: it is refused with a message that says why, nothing is kept, and the reading
+stopped at its limit (the rows and XML elements it read are counted, its memory measured)."""
+
+import io
+import tracemalloc
+import zipfile
+from contextlib import contextmanager
+
+import pytest
+
+from tests.importing import import_list, upload
+from tests.test_players import xlsx_bytes
+from tournament import registration
+from tournament.registration import (
+    MAX_CELLS,
+    MAX_READ_ROWS,
+    MAX_SHEET_ELEMENTS,
+)
+
+pytestmark = pytest.mark.django_db
+
+MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+HEADER_ROW = '<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c></row>'
+STRINGS_TYPE = (
+    '<Override PartName="/xl/sharedStrings.xml" ContentType="application/'
+    'vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+)
+MEMORY_BOUND = 60_000_000  # bytes: a few copies of a 2 MB upload, never the bomb unpacked
+
+
+def sheet_xml(rows: str, ref: str = "A1") -> bytes:
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}">'
+        f'<dimension ref="{ref}"/><sheetData>{HEADER_ROW}{rows}</sheetData></worksheet>'
+    ).encode()
+
+
+def strings_xml(items: str) -> bytes:
+    return f'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{MAIN}">{items}</sst>'.encode()
+
+
+def workbook_with(**parts: bytes) -> bytes:
+    """A real workbook (made by openpyxl) with some parts replaced: ``sheet`` (the first
+    sheet's XML), ``strings`` (the shared strings), any other ``name=...`` as it comes."""
+    names = {"sheet": "xl/worksheets/sheet1.xml", "strings": "xl/sharedStrings.xml"}
+    parts = {names.get(k, k): v for k, v in parts.items()}
+    source = zipfile.ZipFile(io.BytesIO(xlsx_bytes([["Name"], ["Ann"]])))
+    if "xl/sharedStrings.xml" in parts:  # openpyxl writes none: the manifest names it
+        types = source.read("[Content_Types].xml").decode()
+        parts["[Content_Types].xml"] = types.replace("</Types>", f"{STRINGS_TYPE}</Types>").encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+        for info in source.infolist():
+            book.writestr(info.filename, parts.pop(info.filename, source.read(info.filename)))
+        for name, data in parts.items():
+            book.writestr(name, data)
+    return out.getvalue()
+
+
+@contextmanager
+def measured(monkeypatch):
+    """What a reading took: the rows it counted, the XML elements it streamed, its peak memory."""
+    work = {"rows": 0, "elements": 0}
+    row, run = registration.Budget.row, registration._Scan.run
+
+    def counting_row(self, number, cells):
+        work["rows"] += 1
+        return row(self, number, cells)
+
+    def counting_run(self, archive):
+        try:
+            return run(self, archive)
+        finally:
+            work["elements"] += self.elements
+
+    monkeypatch.setattr(registration.Budget, "row", counting_row)
+    monkeypatch.setattr(registration._Scan, "run", counting_run)
+    tracemalloc.start()
+    try:
+        yield work
+        work["peak"] = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def assert_refused(response, event, message: str):
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="preview-form"' not in page
+    assert message in page, page
+    assert "Nothing was imported: correct the file and upload it again." in page
+    assert not event.players.exists()
+    assert f"players-import-{event.pk}" not in response.client.session
+
+
+BOMBS = {
+    # Empty rows are rows: the sheet's million of them is refused at the ten thousandth...
+    "empty rows": (
+        lambda: workbook_with(sheet=sheet_xml("<row/>" * 80_000)),
+        "The list has more than 10,000 rows, empty ones included",
+    ),
+    # ... and so is one row numbered 1,048,576 (openpyxl would give each row before it).
+    "last row of the sheet": (
+        lambda: workbook_with(sheet=sheet_xml('<row r="1048576"/>')),
+        "The list has more than 10,000 rows, empty ones included",
+    ),
+    "a million empty rows packed 1000 to 1": (
+        lambda: workbook_with(sheet=sheet_xml("<row/>" * 1_000_000)),
+        "The workbook&#x27;s part xl/worksheets/sheet1.xml unpacks to more than 100 times",
+    ),
+    "whole-sheet dimension": (
+        lambda: workbook_with(sheet=sheet_xml("", ref="A1:XFD1048576")),
+        "The workbook&#x27;s first sheet says it is 1,048,576 rows by 16,384 columns",
+    ),
+    "a row of 240,000 cells": (
+        lambda: workbook_with(sheet=sheet_xml('<row r="2">' + "<c/>" * 240_000 + "</row>")),
+        "The list has more than 200,000 cells",
+    ),
+    "a value in column 200": (
+        lambda: workbook_with(sheet=sheet_xml('<row r="2"><c r="GR2"><v>1</v></c></row>')),
+        "Row 2 has more than 100 columns",
+    ),
+    "250,000 shared strings": (
+        lambda: workbook_with(
+            strings=strings_xml("".join(f"<si><t>{i:x}</t></si>" for i in range(250_000)))
+        ),
+        "The workbook has more than 200,000 texts",
+    ),
+    "a shared string of 100,000 runs": (
+        lambda: workbook_with(strings=strings_xml("<si>" + "<r><t>a</t></r>" * 50_000 + "</si>")),
+        "The workbook&#x27;s part xl/sharedStrings.xml is too complex to read",
+    ),
+    "a style sheet of 150,000 formats": (
+        lambda: workbook_with(
+            **{
+                "xl/styles.xml": (
+                    f'<styleSheet xmlns="{MAIN}"><cellXfs>{"<xf/>" * 150_000}</cellXfs>'
+                    "</styleSheet>"
+                ).encode()
+            }
+        ),
+        "The workbook&#x27;s part xl/styles.xml is too complex to read",
+    ),
+    "25 MB unpacked": (
+        lambda: workbook_with(**{"xl/media/blank.txt": b" " * 25_000_000}),
+        "Unpacked, the workbook is larger than 20 MB",
+    ),
+    "2,000 parts": (
+        lambda: workbook_with(**{f"xl/media/{i}.txt": b"" for i in range(2000)}),
+        "The workbook has more than 1,000 parts",
+    ),
+}
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+def test_a_workbook_bomb_is_refused_within_bounds_and_nothing_is_kept(
+    director_client, event, monkeypatch, bomb
+):
+    build, message = BOMBS[bomb]
+    data = build()
+    assert len(data) < 2_000_000  # within the upload's limit: the reading must refuse it
+    with measured(monkeypatch) as work:
+        response = upload(director_client, event.slug, data, "players.xlsx")
+    assert_refused(response, event, message)
+    assert work["rows"] <= MAX_READ_ROWS + 1
+    assert work["elements"] <= MAX_SHEET_ELEMENTS + 10
+    assert work["peak"] < MEMORY_BOUND
+
+
+def test_a_csv_of_a_million_short_lines_is_refused_before_it_is_parsed(
+    director_client, event, monkeypatch
+):
+    data = b"Name\n" + b"a\n" * 999_997
+    assert len(data) <= 2_000_000
+    with measured(monkeypatch) as work:
+        response = upload(director_client, event.slug, data, "players.csv")
+    assert_refused(response, event, "The list has more than 10,000 rows, empty ones included")
+    assert work["rows"] == 0
+    assert work["peak"] < MEMORY_BOUND
+
+
+def test_a_csv_of_empty_fields_is_refused_at_the_cells_limit(director_client, event, monkeypatch):
+    data = b"Name" + b"," * 99 + b"\n" + (b"," * 99 + b"\n") * 2100
+    with measured(monkeypatch) as work:
+        response = upload(director_client, event.slug, data, "players.csv")
+    assert_refused(response, event, "The list has more than 200,000 cells")
+    assert work["rows"] <= MAX_CELLS // 100 + 1
+
+
+def test_a_csv_row_of_too_many_columns_is_refused(director_client, event):
+    response = upload(director_client, event.slug, b"Name" + b",x" * 150 + b"\n", "players.csv")
+    assert_refused(response, event, "Row 1 has more than 100 columns")
+
+
+@pytest.mark.parametrize("size", [5_000, 1_500_000])
+def test_a_csv_field_too_long_is_refused(director_client, event, size):
+    data = b'Name,Club\n"' + b"a" * size + b'",Reno\n'
+    response = upload(director_client, event.slug, data, "players.csv")
+    assert_refused(response, event, "Row 2 has a cell longer than 1,000 characters")
+
+
+def test_a_csv_with_a_100_mb_field_is_refused_by_its_size(director_client, event):
+    data = b'Name\n"' + b"a" * 100_000_000 + b'"\n'
+    response = upload(director_client, event.slug, data, "players.csv")
+    assert_refused(response, event, "The file is larger than 2 MB.")
+
+
+def test_a_pasted_list_of_empty_lines_is_refused_at_the_rows_limit(
+    director_client, event, monkeypatch
+):
+    with measured(monkeypatch) as work:
+        response = upload(director_client, event.slug, pasted="Ann" + "\n" * 150_000 + "Bo")
+    assert_refused(response, event, "The list has more than 10,000 rows, empty ones included")
+    assert work["rows"] == MAX_READ_ROWS + 1
+
+
+def test_a_pasted_list_of_more_than_5000_names_is_refused(director_client, event):
+    pasted = "".join(f"P{i}\n" for i in range(5001))
+    response = upload(director_client, event.slug, pasted=pasted)
+    assert_refused(response, event, "The list has more than 5000 rows.")
+
+
+def test_a_2000_row_workbook_still_imports(director_client, event, monkeypatch):
+    rows = [["Name", "Club", "Id"]] + [[f"Player {i}", "Reno", str(i)] for i in range(2000)]
+    with measured(monkeypatch) as work:
+        response = import_list(director_client, event.slug, xlsx_bytes(rows), "players.xlsx")
+    assert response.status_code == 302
+    assert event.players.count() == 2000
+    assert event.players.get(ref="1999").name == "Player 1999"
+    assert work["rows"] == 2001
