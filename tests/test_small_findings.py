@@ -1,11 +1,13 @@
 """The smaller findings of the audit (issue 27, item 10; issue 28, item 24): each refused or
 answered without a server error, through the page a person uses."""
 
+import logging
 import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 
 from scoring.models import PersonLink, Round
 from scoring.sheets import table_sheet
@@ -254,3 +256,53 @@ def test_ascii_digits_and_spaces_around_them_still_save(director_client, seated)
     (saved,) = Round.objects.all()
     pips = dict(saved.scores.values_list("player_id", "pips"))
     assert pips == {players[0].pk: 3, players[1].pk: 0, players[2].pk: 4, players[3].pk: 5}
+
+
+# -- refusals in the log ---------------------------------------------------------------------
+
+
+def request_records(caplog) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "django.request"]
+
+
+@pytest.mark.django_db
+def test_a_refused_page_is_one_line_in_the_log_without_a_traceback(client, event, caplog):
+    client.force_login(make_director("other"))
+    with caplog.at_level(logging.INFO):
+        assert client.get(f"/director/e/{event.slug}/players/").status_code == 403
+    (record,) = request_records(caplog)
+    assert record.levelno == logging.WARNING
+    assert record.exc_info is None and record.exc_text is None
+    line = record.getMessage()
+    assert line.startswith(f"403 GET /director/e/{event.slug}/players/ by other: ")
+    assert "\n" not in line
+    assert "Traceback" not in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_page_not_found_is_one_line_at_info_naming_nobody(client, caplog):
+    with caplog.at_level(logging.INFO):
+        assert client.get("/e/no-such-event/%0Aforged/").status_code == 404
+    (record,) = request_records(caplog)
+    assert record.levelno == logging.INFO
+    assert record.exc_info is None
+    line = record.getMessage()
+    assert line == "404 GET /e/no-such-event/\\nforged/ by anonymous: Not Found"
+    assert "\n" not in line
+
+
+@pytest.mark.django_db
+def test_a_server_error_keeps_its_traceback(event, caplog, monkeypatch):
+    from tournament import views
+
+    def broken(self, **kwargs):
+        raise RuntimeError("the page broke")
+
+    monkeypatch.setattr(views.FindTableView, "get_context_data", broken)
+    with caplog.at_level(logging.INFO):
+        response = Client(raise_request_exception=False).get(f"/e/{event.slug}/find/")
+    assert response.status_code == 500
+    (record,) = request_records(caplog)
+    assert record.levelno == logging.ERROR
+    assert record.exc_info and isinstance(record.exc_info[1], RuntimeError)
+    assert "Traceback" in caplog.text and "the page broke" in caplog.text

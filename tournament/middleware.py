@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from http import HTTPStatus
 from urllib.parse import unquote_to_bytes
 
 from django.db import DatabaseError, connection
@@ -39,6 +40,51 @@ class HealthCheckMiddleware:
             logger.warning("Health check: the database does not answer: %s", error)
             return health_response("database unreachable", status=503)
         return health_response("ok")
+
+
+class OneLineRefusals(logging.Filter):
+    """Django's request logger writes every 403 with the traceback of its ``PermissionDenied``:
+    a few probes fill the log and hide the real errors. An expected refusal (a 4xx answer) is
+    one line instead: status, method, path, who asked (a username or anonymous) and why, at
+    WARNING for a refusal (403, 400, 429), at INFO for a page not found (404, 405). A server
+    error (5xx) is left as it is, with its traceback. Set on the ``django.request`` logger
+    (settings.LOGGING)."""
+
+    QUIET = {404, 405, 410}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if not isinstance(status, int) or status >= 500:
+            return True
+        request = getattr(record, "request", None)
+        error = record.exc_info[1] if record.exc_info else None
+        reason = str(error) if error is not None and str(error) else _phrase(status)
+        user = getattr(request, "user", None)
+        who = user.get_username() if getattr(user, "is_authenticated", False) else "anonymous"
+        record.msg = "%s %s %s by %s: %s"
+        record.args = (
+            status,
+            getattr(request, "method", "?"),
+            _one_line(getattr(request, "path", "?")),
+            _one_line(who),
+            _one_line(reason),
+        )
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        if status in self.QUIET:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return logging.getLogger(record.name).isEnabledFor(record.levelno)
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return str(status)
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line of the log: line breaks and other control characters escaped."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def health_response(text: str, status: int = 200) -> HttpResponse:
