@@ -1,4 +1,5 @@
-"""Middleware of the site: the health check, and the refusal of text the site cannot store."""
+"""Middleware of the site: the health check, the refusal of text the site cannot store, and
+the hall's sessions bound to their address."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import logging
 from http import HTTPStatus
 from urllib.parse import unquote_to_bytes
 
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import SESSION_KEY, logout
 from django.db import DatabaseError, connection
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -184,3 +188,28 @@ class TimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+class HallSessionMiddleware:
+    """Under HALL, a logged-in session is used only where it was opened: a hall-network log-in
+    (with the laptop's code, tournament/hall_login.py) at its own address, any other on the
+    laptop itself. A cookie read on the Wi-Fi and sent from another device is logged out, with
+    a message that says why. After the authentication and messages middleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if settings.HALL and SESSION_KEY in request.session:
+            from tournament.hall_login import session_is_here
+
+            if not session_is_here(request):
+                logout(request)
+                messages.warning(
+                    request,
+                    _(
+                        "You were logged out: this session was opened on another device. "
+                        "Log in again on this one."
+                    ),
+                )
+        return self.get_response(request)

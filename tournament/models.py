@@ -673,3 +673,27 @@ class Submission(models.Model):
 
     def __str__(self):
         return self.key
+
+class HallLoginCode(models.Model):
+    """A one-time code for a log-in from the hall's network under `make hall`
+    (tournament/hall_login.py): made after the right password, shown on the laptop's screen,
+    valid for that username at that address, once, for a few minutes."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    address = models.GenericIPAddressField(_("address"))
+    code = models.CharField(_("code"), max_length=6)
+    made = models.DateTimeField(_("made"), auto_now_add=True)
+    used = models.DateTimeField(_("used"), null=True, blank=True)
+    wrong_tries = models.PositiveSmallIntegerField(_("wrong tries"), default=0)
+
+    class Meta:
+        verbose_name = _("hall log-in code")
+        verbose_name_plural = _("hall log-in codes")
+
+    def __str__(self):
+        return f"{self.user} @ {self.address}"

@@ -5,10 +5,14 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournament.hall_login import HallLoginView, LoginCodesView, LoginCodeView
+
 # Log in, log out and change one's password. No password-reset pages: the site sends no e-mail
 # (a director resets a password with `manage.py changepassword`).
 accounts = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", HallLoginView.as_view(), name="login"),  # under HALL: with a code too
+    path("login/code/", LoginCodeView.as_view(), name="login_code"),
+    path("login/codes/", LoginCodesView.as_view(), name="login_codes"),  # the laptop's screen
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "password_change/",
