@@ -2,6 +2,7 @@
 answered without a server error, through the page a person uses."""
 
 import logging
+import re
 import threading
 
 import pytest
@@ -306,3 +307,21 @@ def test_a_server_error_keeps_its_traceback(event, caplog, monkeypatch):
     assert record.levelno == logging.ERROR
     assert record.exc_info and isinstance(record.exc_info[1], RuntimeError)
     assert "Traceback" in caplog.text and "the page broke" in caplog.text
+
+
+# -- the favicon -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_pages_link_an_icon_that_exists_and_favicon_ico_leads_to_it(client):
+    from django.conf import settings
+    from django.contrib.staticfiles import finders
+
+    page = client.get("/").content.decode()
+    (href,) = re.findall(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+    assert href.startswith(settings.STATIC_URL)
+    icon = finders.find(href.removeprefix(settings.STATIC_URL))
+    assert icon and "<svg" in open(icon, encoding="utf-8").read()
+    asked = client.get("/favicon.ico")
+    assert asked.status_code in (301, 302)
+    assert asked["Location"] == href

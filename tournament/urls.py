@@ -3,7 +3,10 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.functional import lazy
+from django.views.generic import RedirectView
 
 from tournament.hall_login import HallLoginView, LoginCodesView, LoginCodeView
 
@@ -34,6 +37,8 @@ urlpatterns = [
     path("accounts/", include(accounts)),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switch
     path("admin/", admin.site.urls),
+    # Browsers ask /favicon.ico whatever the page's <link rel="icon"> says.
+    path("favicon.ico", RedirectView.as_view(url=lazy(static, str)("img/favicon.svg"))),
 ]
 
 # The 403 and 404 pages say the site's own reason for the refusal (tournament.refusals).
