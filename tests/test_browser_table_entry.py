@@ -178,3 +178,44 @@ def test_a_phones_round_kept_offline_and_refused_at_a_new_code_is_saved_at_the_n
     phone.reload()
     expect(phone.locator("#refused-rounds")).to_be_hidden()
     assert Round.objects.filter(table=table, engine=1).count() == 1
+
+
+def test_a_kept_round_refused_without_json_is_kept_and_sent_no_more(site, pages):
+    """Any 4xx is final, even a page that is not JSON (a proxy's, a stale form's 403)."""
+    table = site["table"]
+    table.refresh_from_db()
+    phone = pages(**PHONE)
+    phone.goto(f"{site['url']}/t/{table.code}/")
+    join(phone)
+    entry = f"{site['url']}/t/{table.code}/enter/"
+    posts = []
+    phone.on("request", lambda r: posts.append(r.url) if r.method == "POST" else 0)
+
+    def forbidden(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        return route.fulfill(status=403, content_type="text/html", body="<p>Forbidden</p>")
+
+    phone.context.set_offline(True)
+    enter_round(phone, [0, 5, 6, 7])
+    expect(phone.locator("#entry-status")).to_contain_text("Waiting to send (no connection)")
+    phone.route(entry, forbidden)
+    phone.context.set_offline(False)
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    refused = phone.locator("#refused-rounds")
+    expect(refused).to_contain_text("The site refused this round (error 403)")
+    expect(phone.locator("#entry-status")).not_to_contain_text("no connection")
+    sent = len(posts)
+    for _ in range(3):
+        phone.evaluate("window.dispatchEvent(new Event('online'))")
+    phone.evaluate("fetch('/healthz').then((r) => r.text())")
+    assert len(posts) == sent
+    phone.unroute(entry, forbidden)
+
+    # Nothing typed is lost: after a reload the round is still there, put back and saved once.
+    phone.reload()
+    refused.get_by_role("button", name="Put these numbers in the form").click()
+    phone.get_by_role("button", name="Save the round").click()
+    expect(phone.get_by_text("Round 1-1 saved.")).to_be_visible()
+    expect(refused).to_be_hidden()
+    assert Round.objects.filter(table=table, engine=1).count() == 1

@@ -32,7 +32,7 @@
 
   function canRestore(item) {
     if (!form || !refusedBox || item.place !== refusedBox.dataset.place) return false;
-    return item.url !== form.action || item.status === 429; // never back into a dead form
+    return item.url !== form.action || item.status !== 404; // never back into a dead code's form
   }
 
   function showRefused() {
