@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tests.concurrency import at_once
 from tests.factories import make_director
-from tournament.hall_login import CodeRefused, use_hall_login_code
+from tournament.hall_login import CodeRefused, pending_codes, use_hall_login_code
 from tournament.models import HallLoginCode
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def logged_in(client) -> bool:
 
 
 def the_code(username="ann") -> str:
-    return HallLoginCode.objects.get(user__username=username, used=None).code
+    return pending_codes().get(user__username=username).code
 
 
 def type_code(client, code):
@@ -227,3 +227,18 @@ def test_the_event_page_links_the_codes_on_the_laptop(director_client, event, se
     assert "/accounts/login/codes/" in director_client.get(f"/e/{event.slug}/").content.decode()
     settings.HALL = False
     assert "/accounts/login/codes/" not in director_client.get(f"/e/{event.slug}/").content.decode()
+
+
+def test_a_username_gets_at_most_ten_codes_an_hour(ann, caplog):
+    phone = Client(REMOTE_ADDR=PHONE)
+    for _ in range(10):
+        assert log_in(phone).status_code == 302
+    response = log_in(phone)
+    assert response.status_code == 200 and not logged_in(phone)
+    assert "Too many log-in codes for this username in the last hour" in response.content.decode()
+    assert caplog.text.count("Log-in code for 'ann'") == 10
+    assert HallLoginCode.objects.count() == 10 and len(list(pending_codes())) == 1
+    HallLoginCode.objects.update(made=timezone.now() - timedelta(hours=1, seconds=1))
+    assert log_in(phone).status_code == 302  # an hour later
+    laptop = Client()
+    assert log_in(laptop).status_code == 302 and logged_in(laptop)  # the laptop, at any time

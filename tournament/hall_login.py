@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import transaction
@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 CODE_MINUTES = 5
 MAX_WRONG_TRIES = 3  # then the code is void: the password again, and a new code
+CODES_PER_HOUR = 10  # a username's codes an hour: 30 guesses of a million at most
 PENDING = "hall_login"  # the phone's session: which code it waits for, and where it goes next
 BOUND_ADDRESS = "hall_address"  # a hall-network session's address
 
@@ -90,9 +91,22 @@ def pending_codes():
 
 def start_hall_login(user, address: str) -> HallLoginCode:
     """After the right password from the hall's network: a new code for that username at that
-    address (any earlier one for them is void), printed on the laptop's console."""
+    address (any earlier one for them is void), printed on the laptop's console. At most
+    ``CODES_PER_HOUR`` codes a username an hour (``CodeRefused``): someone who read the password
+    cannot try codes for ever."""
     with transaction.atomic():
-        HallLoginCode.objects.filter(user=user, address=address, used=None).delete()
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one at a time
+        since = timezone.now() - timedelta(hours=1)
+        if HallLoginCode.objects.filter(user=user, made__gt=since).count() >= CODES_PER_HOUR:
+            raise CodeRefused(
+                _(
+                    "Too many log-in codes for this username in the last hour: log in on the "
+                    "laptop itself, or try again later."
+                )
+            )
+        HallLoginCode.objects.filter(user=user, address=address, used=None).update(
+            wrong_tries=MAX_WRONG_TRIES  # void, and still counted in the hour
+        )
         code = HallLoginCode.objects.create(
             user=user, address=address, code=f"{secrets.randbelow(1_000_000):06d}"
         )
@@ -149,7 +163,11 @@ class HallLoginView(auth_views.LoginView):
         if not needs_code(self.request):
             return super().form_valid(form)
         user = form.get_user()
-        code = start_hall_login(user, self.request.META["REMOTE_ADDR"])
+        try:
+            code = start_hall_login(user, self.request.META["REMOTE_ADDR"])
+        except CodeRefused as refused:
+            form.add_error(None, str(refused))
+            return self.form_invalid(form)
         self.request.session[PENDING] = {
             "code": code.pk,
             "backend": user.backend,
