@@ -214,7 +214,7 @@ BRACKET_SIZES = (11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.6, 2
 _PAGE_WIDTH, _PAGE_HEIGHT = 760.0, 520.0
 _LARGE = 1.5  # Tabloid or A3 against Letter or A4, about, in each direction
 _BOX_EM, _GAP_EM, _LINE = 15.0, 0.6, 1.15
-_NAME_CHARS = 18  # characters of a name on one line of a box, about
+_NAME_CHARS = 16  # characters of a name on one line of a box, about (beside a 3-digit total)
 _ENTRY_EM = 16.0  # one advancer of a big first stage, in its list
 # Up to this many players the whole bracket is on one page, readable on a wall (9 pt or more);
 # above it the first stage shows only its advancers, its full tables in an appendix.

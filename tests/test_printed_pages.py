@@ -1,0 +1,260 @@
+"""Printed sheets read on a wall or at a desk (issue 28 items 1 and 20): what the page says, in
+one piece. Every PDF is fetched through its page's address and read back with its words and
+their positions (pdfplumber)."""
+
+import io
+import itertools
+import random
+import re
+import unicodedata
+from collections import Counter
+from html.parser import HTMLParser
+
+import pdfplumber
+import pytest
+
+from scoring.advancement import close_stage, seat_next_stage
+from tests.factories import make_event, make_players, play, seat
+from tests.test_advancement import play_totals
+from tournament.models import Stage
+
+pytestmark = pytest.mark.django_db
+
+FIRST = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+SURNAMES = [
+    "Okafor", "Lindqvist", "Nakamura", "Fitzgerald", "Castellanos",
+    "Moreau", "Silva", "Kowalski", "Haddad", "Brennan",
+]  # fmt: skip
+
+
+def game_totals(size: int, number: int) -> list[int]:
+    """Three-digit game totals for a table of ``size``, all different (no tie, no playoff)."""
+    base = [9 + number, 200, 391 - number, 120 + number, 150 + number, 99 + number]
+    return base[:size]
+
+
+@pytest.fixture
+def hundred(director):
+    """A finished event of 100 players: every stage played and closed, medals given."""
+    event = make_event(director, slug="hundred", engines=[1, 0], game_minutes=None)
+    make_players(event, names=[f"{f} {s}" for f in FIRST for s in SURNAMES])
+    stage = seat(event)
+    while True:
+        for table in stage.tables.all():
+            play_totals(table, game_totals(table.seats.count(), table.number))
+        close_stage(stage, director)
+        if not Stage.objects.filter(event=event, closed=False).exists():
+            break
+        try:
+            stage = seat_next_stage(event, rng=random.Random(1))
+        except Exception:
+            break
+    return event
+
+
+def squash(text) -> str:
+    """Text without its line breaks and spaces: a name wrapped between its words reads whole."""
+    return "".join(unicodedata.normalize("NFC", text or "").split())
+
+
+# -- reading a page and a PDF back ---------------------------------------------------------------
+
+
+class _BracketRows(HTMLParser):
+    """The web bracket's rows: (name, total shown) and the medal badges, as the page shows."""
+
+    def __init__(self):
+        super().__init__()
+        self.pairs: list[tuple[str, str]] = []
+        self.medals = 0
+        self._cell: str | None = None  # "name" or "total", while inside one
+        self._name = ""
+        self._text: list[str] = []
+        self._depth = 0  # tags open inside the name cell (its badges are not the name)
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "td" and "bracket-name" in classes:
+            self._cell, self._text, self._depth = "name", [], 0
+        elif tag == "td" and self._name:
+            self._cell, self._text = "total", []
+        elif self._cell == "name":
+            self._depth += 1
+            self.medals += any(c.startswith("medal-badge-") for c in classes)
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell == "name":
+            self._name, self._cell = " ".join("".join(self._text).split()), None
+        elif tag == "td" and self._cell == "total":
+            self.pairs.append((self._name, "".join(self._text).strip()))
+            self._name, self._cell = "", None
+        elif self._cell == "name":
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._cell == "total" or (self._cell == "name" and self._depth == 0):
+            self._text.append(data)
+
+
+def web_bracket(client, slug) -> _BracketRows:
+    response = client.get(f"/e/{slug}/bracket/")
+    assert response.status_code == 200
+    rows = _BracketRows()
+    rows.feed(response.content.decode())
+    return rows
+
+
+def pdf_lines(pdf: bytes, tolerance: float = 2.0) -> list[str]:
+    """Every line of every page: its words left to right, words whose tops are within
+    ``tolerance`` pt on one line (a total beside its name, not a line below)."""
+    lines = []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            rows: list[list[dict]] = []
+            for word in sorted(page.extract_words(), key=lambda w: (w["top"], w["x0"])):
+                if rows and abs(rows[-1][0]["top"] - word["top"]) <= tolerance:
+                    rows[-1].append(word)
+                else:
+                    rows.append([word])
+            for row in rows:
+                words = sorted(row, key=lambda w: w["x0"])
+                lines.append(unicodedata.normalize("NFC", " ".join(w["text"] for w in words)))
+    return lines
+
+
+def read_on_one_line(lines, name: str, total: str) -> int:
+    """How many lines hold the name, whole, then (after its marks, no number between) its
+    total as one word."""
+    pattern = re.compile(rf"(?<!\S){re.escape(name)}(?:\s+\D+?)?\s+{re.escape(total)}(?!\S)")
+    return sum(len(pattern.findall(line.replace("▸", ""))) for line in lines)
+
+
+# -- the bracket on the wall (item 1) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["", "?paper=large"])
+def test_every_total_of_the_bracket_reads_on_its_players_line_as_the_page_shows(
+    client, hundred, paper
+):
+    web = web_bracket(client, "hundred")
+    assert len(web.pairs) >= 100 + 24 + 6 and web.medals == 3
+    assert any(len(total) == 3 for _name, total in web.pairs)
+    lines = pdf_lines(client.get(f"/e/hundred/bracket.pdf{paper}").content)
+    wrong = [
+        f"{name} {total}"
+        for (name, total), shown in Counter(web.pairs).items()
+        if read_on_one_line(lines, name, total) != shown
+    ]
+    assert not wrong, f"{len(wrong)} of {len(web.pairs)} read otherwise on paper: {wrong[:5]}"
+    words = Counter(w.strip(":") for line in lines for w in line.split())
+    # Each medal word whole: once in the medal line at the top, once by its winner's name.
+    assert [words["GOLD"], words["SILVER"], words["BRONZE"]] == [2, 2, 2]
+
+
+# -- the sign-in sheet (item 20) ------------------------------------------------------------------
+
+SIGN_IN_FIRST = ["Chloé", "Zoë", "José", "Seán", "Marguerite-Éléonore"]
+SIGN_IN_LAST = [
+    "O'Brien", "Lefèvre-Dubois de la Villemarqué", "Nakamura", "Castellanos", "Wu", "Okafor",
+]  # fmt: skip
+CLUBS = ["Club des Dominos de Trois-Rivières", "", "Mexican Train Society of Greater Springfield"]
+
+
+@pytest.fixture
+def desk(event):
+    """30 registered players, some checked in, long names and clubs: the sheet takes pages."""
+    names = [f"{f} {s}" for f in SIGN_IN_FIRST for s in SIGN_IN_LAST]
+    players = make_players(event, names=names, checked_in=False)
+    for i, player in enumerate(players):
+        player.ref, player.club, player.division = f"R{i:03d}", CLUBS[i % 3], "Open"
+        player.checked_in = i % 2 == 0
+        player.save()
+    assert sum(p.checked_in for p in players) == 15
+    return players
+
+
+def heading_line(page, first: str) -> dict[str, dict]:
+    """The words of a list's heading line (the line where the word ``first`` is first seen)."""
+    words = page.extract_words()
+    top = min(w["top"] for w in words if w["text"] == first)
+    return {w["text"]: w for w in words if abs(w["top"] - top) < 2}
+
+
+def column_of(heading: dict, name: str, following: str) -> tuple[float, float]:
+    """The x-range of a list's column: from its heading to the next one's."""
+    return heading[name]["x0"] - 2, heading[following]["x0"] - 2
+
+
+def cell_text(page, x: tuple[float, float], band: tuple[float, float]) -> str:
+    """The squashed text of a list's cell: its column's x-range, its row's band."""
+    return squash(page.crop((x[0], band[0], x[1], band[1])).extract_text())
+
+
+def ruled_bands(page):
+    """The bands between each two rules drawn across a page (the rows of a ruled list)."""
+    rules = sorted({round(e["top"], 1) for e in page.edges if e["orientation"] == "h"})
+    return list(itertools.pairwise(rules))
+
+
+@pytest.mark.parametrize(
+    ("language", "headings"),
+    [("en", ["In", "Player", "Id", "Club"]), ("fr", ["Présent", "Joueur", "N°", "Club"])],
+)
+def test_no_row_of_the_sign_in_sheet_is_split_over_two_pages(
+    director_client, event, desk, language, headings
+):
+    event.sheet_language = language
+    event.save()
+    pdf = director_client.get(f"/director/e/{event.slug}/sign-in.pdf").content
+    tick, player, ref, club = headings
+    rows = []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) > 1
+        for page in doc.pages:
+            heading = heading_line(page, player)
+            assert set(headings) <= set(heading)  # each heading on one line, on every page
+            tick_x, name_x, ref_x = (
+                column_of(heading, tick, player),
+                column_of(heading, player, ref),
+                column_of(heading, ref, club),
+            )
+            below = heading[player]["bottom"]
+            for band in [band for band in ruled_bands(page) if band[0] >= below]:
+                name = cell_text(page, name_x, band)
+                if name:
+                    rows.append((cell_text(page, ref_x, band), name, cell_text(page, tick_x, band)))
+    expected = [
+        (p.ref, squash(p.name), "✓" if p.checked_in else "☐")
+        for p in sorted(desk, key=lambda p: p.name)
+    ]
+    assert sorted(rows) == sorted(expected)
+
+
+# -- the standings' chart (item 20) ---------------------------------------------------------------
+
+CHART_BLUE = (0.043137, 0.32549, 0.580392)  # the bars of the spread of totals (#0b5394)
+
+
+@pytest.mark.parametrize("players", [23, 24, 25, 26, 27])
+def test_the_standings_chart_and_its_caption_are_on_one_page(client, director, players):
+    """A list of about 25 rows ends where the chart's bars fit page 1 and its caption does not:
+    the caption follows its figure."""
+    event = make_event(director, slug="chart", engines=[1, 0], game_minutes=None)
+    make_players(event, count=players)
+    stage = seat(event)
+    for table in stage.tables.all():
+        play(table, 2)
+    pdf = client.get("/e/chart/1/standings.pdf").content
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        bars = {
+            i
+            for i, page in enumerate(doc.pages)
+            for r in page.rects
+            if tuple(r["non_stroking_color"] or ()) == CHART_BLUE
+        }
+        caption = {
+            i
+            for i, page in enumerate(doc.pages)
+            if "How many players have a total" in (page.extract_text() or "")
+        }
+    assert len(bars) == 1 and bars == caption
