@@ -10,10 +10,14 @@ import zipfile
 from contextlib import contextmanager
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.importing import import_list, upload
+from tests.concurrency import at_once, form_key, logged_in, no_errors
+from tests.factories import make_director
+from tests.importing import confirm, import_list, upload
 from tests.test_players import xlsx_bytes
-from tournament import registration
+from tournament import list_readings, registration
+from tournament.models import ListReading
 from tournament.registration import (
     MAX_CELLS,
     MAX_READ_ROWS,
@@ -21,6 +25,14 @@ from tournament.registration import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def read_in_the_request(settings):
+    """Each list is read within its upload's request, unless a test says otherwise (the
+    background reading of a large list is tested at the end, with the same limits)."""
+    settings.REGISTRATION_IN_REQUEST_BYTES = 2_000_000
+
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 HEADER_ROW = '<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c></row>'
@@ -231,3 +243,106 @@ def test_a_2000_row_workbook_still_imports(director_client, event, monkeypatch):
     assert event.players.count() == 2000
     assert event.players.get(ref="1999").name == "Player 1999"
     assert work["rows"] == 2001
+
+
+# -- a large list is read in the background ------------------------------------------------------
+
+URL = "/director/e/spring/players/import/"
+
+
+@pytest.fixture
+def large_is_small(settings):
+    settings.REGISTRATION_IN_REQUEST_BYTES = 1_000
+
+
+def send(client, content: bytes, key: str = "", name="players.xlsx"):
+    """Post the upload form as the page sends it (its key, unless given)."""
+    key = key or form_key(client.get(URL))
+    return client.post(URL, {"file": SimpleUploadedFile(name, content), "once": key})
+
+
+def reading_url(reading) -> str:
+    return f"{URL}reading/{reading.pk}/"
+
+
+def test_a_large_list_is_read_in_the_background_then_previewed_and_imported(
+    director_client, event, large_is_small, django_capture_on_commit_callbacks
+):
+    rows = [["Name", "Club", "E-mail"]] + [
+        [f"P{i}", "Reno", f"p{i}@x.example"] for i in range(2000)
+    ]
+    answer = send(director_client, xlsx_bytes(rows))  # no worker yet: the task waits
+    reading = ListReading.objects.get()
+    assert answer["Location"] == reading_url(reading)
+    page = director_client.get(reading_url(reading)).content.decode()
+    assert "Step 1 of 2: waiting for its turn." in page
+    assert '<meta http-equiv="refresh"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        from tournament.tasks import read_registration_list
+
+        read_registration_list.enqueue(reading.pk)
+    reading.refresh_from_db()
+    assert reading.status == "done" and reading.data is None
+    assert "p0@x.example" not in str(reading.sheet)  # the private column is never kept
+    answer = director_client.get(reading_url(reading))
+    assert answer["Location"] == "/director/e/spring/players/import/preview/"
+    reading.refresh_from_db()
+    assert reading.sheet is None  # handed to the preview: the reading keeps no copy
+    preview = director_client.get(answer["Location"])
+    assert "2000 rows" in preview.content.decode()
+    assert confirm(director_client, event.slug, preview).status_code == 302
+    assert event.players.count() == 2000
+
+
+@pytest.mark.parametrize("bomb", ["empty rows", "whole-sheet dimension", "250,000 shared strings"])
+def test_a_bomb_read_in_the_background_is_refused_on_the_reading_page(
+    director_client, event, large_is_small, django_capture_on_commit_callbacks, bomb
+):
+    build, message = BOMBS[bomb]
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = send(director_client, build())
+    reading = ListReading.objects.get()
+    assert reading.status == "failed" and reading.data is None
+    response = director_client.get(answer["Location"])
+    page = response.content.decode()
+    assert message in page
+    assert "Nothing was imported: correct the file and upload it again." in page
+    assert 'id="import-form"' in page and "refresh" not in page  # the form, to send it again
+    assert not event.players.exists()
+    assert f"players-import-{event.pk}" not in director_client.session
+
+
+def test_the_same_upload_sent_twice_is_read_once(
+    director_client, event, large_is_small, django_capture_on_commit_callbacks
+):
+    data = xlsx_bytes([["Name"]] + [[f"P{i}"] for i in range(300)])
+    key = form_key(director_client.get(URL))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        first = send(director_client, data, key)
+        again = send(director_client, data, key)
+    assert len(callbacks) == 1
+    assert first["Location"] == again["Location"] == reading_url(ListReading.objects.get())
+    list_readings.read(ListReading.objects.get().pk)  # a task run twice reads once
+    assert ListReading.objects.get().status == "done"
+
+
+def test_a_reading_is_only_its_directors(director_client, event, large_is_small):
+    send(director_client, xlsx_bytes([["Name"]] + [[f"P{i}"] for i in range(300)]))
+    reading = ListReading.objects.get()
+    other = make_director("other")
+    event.directors.add(other)  # a director of the same event, not the one who sent it
+    assert logged_in(other).get(reading_url(reading)).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_directors_double_clicking_a_large_upload_at_once_make_one_reading(
+    director, event, large_is_small
+):
+    clients = [logged_in(director) for _ in range(3)]
+    data = xlsx_bytes([["Name"]] + [[f"P{i}"] for i in range(300)])
+    key = form_key(clients[0].get(URL))
+    results = at_once([lambda c=c: send(c, data, key) for c in clients])
+    no_errors(results)
+    reading = ListReading.objects.get()
+    assert {r["Location"] for r in results} == {reading_url(reading)}
+    assert reading.status == "done"

@@ -323,8 +323,10 @@ class LateArrivalForm(OnceMixin, forms.Form):
         self.fields["table"].label_from_instance = lambda t: _("Table %(n)s") % {"n": t.number}
 
 
-class CsvImportForm(forms.Form):
-    """A registration list, uploaded (CSV or .xlsx) or pasted: read, then previewed."""
+class CsvImportForm(OnceMixin, forms.Form):
+    """A registration list, uploaded (CSV or .xlsx) or pasted: read, then previewed. A file
+    over ``REGISTRATION_IN_REQUEST_BYTES`` is kept as ``large`` (its bytes), to be read in the
+    background (tournament/list_readings.py); any other as ``sheet``."""
 
     file = forms.FileField(
         label=_("List of players (CSV or Excel .xlsx)"),
@@ -347,7 +349,9 @@ class CsvImportForm(forms.Form):
         data = super().clean()
         if self.errors:
             return data
-        if data.get("file") is not None:
+        if isinstance(data.get("file"), bytes):
+            data["large"] = data["file"]
+        elif data.get("file") is not None:
             data["sheet"] = data["file"]
         elif data.get("pasted", "").strip():
             try:
@@ -366,8 +370,11 @@ class CsvImportForm(forms.Form):
             return None
         if f.size > 2_000_000:
             raise forms.ValidationError(_("The file is larger than 2 MB."))
+        data = f.read()
+        if len(data) > settings.REGISTRATION_IN_REQUEST_BYTES:
+            return data
         try:
-            return read_list(f.read(), f.name)
+            return read_list(data, f.name)
         except ReadError as error:
             raise forms.ValidationError(str(error)) from None
 

@@ -674,6 +674,7 @@ class Submission(models.Model):
     def __str__(self):
         return self.key
 
+
 class HallLoginCode(models.Model):
     """A one-time code for a log-in from the hall's network under `make hall`
     (tournament/hall_login.py): made after the right password, shown on the laptop's screen,
@@ -697,3 +698,45 @@ class HallLoginCode(models.Model):
 
     def __str__(self):
         return f"{self.user} @ {self.address}"
+
+
+class ListReadingStatus(models.TextChoices):
+    QUEUED = "queued", _("waiting for its turn")
+    READING = "reading", _("being read")
+    DONE = "done", _("read")
+    FAILED = "failed", _("refused")
+
+
+class ListReading(models.Model):
+    """A registration list too large to read within a request (issue 27), read by a background
+    task (tournament/list_readings.py) while its page shows how far it got. The file is dropped
+    once read; the list as read is kept until the director's preview takes it."""
+
+    STEPS = [ListReadingStatus.QUEUED, ListReadingStatus.READING]
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="+"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.CASCADE, related_name="+"
+    )
+    data = models.BinaryField(_("file"), null=True, blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)  # of the messages
+    status = models.CharField(
+        _("status"), max_length=10, choices=ListReadingStatus, default=ListReadingStatus.QUEUED
+    )
+    sheet = models.JSONField(_("list as read"), null=True, blank=True)
+    error = models.TextField(_("why it was refused"), blank=True)
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("registration list reading")
+        verbose_name_plural = _("registration list readings")
+
+    def __str__(self):
+        return f"list reading {self.pk} ({self.status})"
+
+    @property
+    def step(self) -> int:
+        return self.STEPS.index(self.status) + 1 if self.status in self.STEPS else len(self.STEPS)

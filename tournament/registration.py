@@ -563,6 +563,13 @@ def without_private_columns(sheet: Sheet) -> tuple[Sheet, list[str]]:
     return Sheet([sheet.header[i] for i in keep], rows, sheet.how), dropped
 
 
+def stored(sheet: Sheet) -> dict:
+    """The list as the preview keeps it (in the director's session, or a background reading's
+    row until the preview takes it): without its private columns, which it names."""
+    sheet, dropped = without_private_columns(sheet)
+    return {"header": sheet.header, "rows": sheet.rows, "how": sheet.how, "dropped": dropped}
+
+
 def guess_mapping(header: list[str]) -> dict[str, int | None]:
     """Which column plays which role, from the header's words; None where none does."""
     keys = [header_key(h) for h in header]

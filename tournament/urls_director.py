@@ -12,6 +12,11 @@ urlpatterns = [
     path("e/<slug:slug>/players/", views.PlayersView.as_view(), name="players"),
     path("e/<slug:slug>/players/import/", views.CsvImportView.as_view(), name="players_import"),
     path(
+        "e/<slug:slug>/players/import/reading/<int:pk>/",
+        views.ListReadingView.as_view(),
+        name="players_import_reading",
+    ),
+    path(
         "e/<slug:slug>/players/import/preview/",
         views.ImportPreviewView.as_view(),
         name="players_import_preview",

@@ -15,6 +15,7 @@ from django.views.decorators.csrf import requires_csrf_token
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 from django.views.generic.edit import FormMixin
 
+from tournament import list_readings
 from tournament.finals_store import event_plans
 from tournament.forms import (
     CsvImportForm,
@@ -28,7 +29,15 @@ from tournament.forms import (
     new_key,
 )
 from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
-from tournament.models import Event, Player, Seat, StageKind, Table
+from tournament.models import (
+    Event,
+    ListReading,
+    ListReadingStatus,
+    Player,
+    Seat,
+    StageKind,
+    Table,
+)
 from tournament.refusals import detail
 from tournament.registration import (
     ROLE_LABELS,
@@ -38,7 +47,7 @@ from tournament.registration import (
     guess_mapping,
     mapping_key,
     mapping_problem,
-    without_private_columns,
+    stored,
 )
 from tournament.seating import SeatingError
 from tournament.services import (
@@ -361,19 +370,41 @@ class CsvImportView(DirectorRequiredMixin, EventMixin, FormView):
     template_name = "tournament/players_import.html"
 
     def form_valid(self, form):
-        sheet, dropped = without_private_columns(form.cleaned_data["sheet"])
-        self.request.session[SESSION_LIST % self.event.pk] = {
-            "header": sheet.header,
-            "rows": sheet.rows,
-            "how": sheet.how,
-            "dropped": dropped,
-        }
+        if "large" in form.cleaned_data:
+            reading = list_readings.start(
+                self.event, self.request.user, form.cleaned_data["large"], form.cleaned_data["once"]
+            )
+            return redirect("players_import_reading", self.event.slug, reading.pk)
+        self.request.session[SESSION_LIST % self.event.pk] = stored(form.cleaned_data["sheet"])
         return redirect("players_import_preview", self.event.slug)
 
     def form_invalid(self, form):
         if form.errors:
             form.add_error(None, _("Nothing was imported: correct the file and upload it again."))
         return super().form_invalid(form)
+
+
+class ListReadingView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """A large list read in the background: how far it got (the page reloads itself), then the
+    preview, or why the list was refused and the upload form again. Only for the director who
+    sent it."""
+
+    template_name = "tournament/players_import_reading.html"
+
+    def get(self, request, *args, **kwargs):
+        reading = get_object_or_404(
+            ListReading.objects.defer("data", "sheet"),
+            pk=kwargs["pk"],
+            event=self.event,
+            by=request.user,
+        )
+        if reading.status == ListReadingStatus.DONE:
+            sheet = list_readings.take(reading)
+            if sheet is not None:
+                request.session[SESSION_LIST % self.event.pk] = sheet
+            return redirect("players_import_preview", self.event.slug)
+        form = CsvImportForm() if reading.status == ListReadingStatus.FAILED else None
+        return self.render_to_response(self.get_context_data(reading=reading, form=form))
 
 
 class ImportPreviewView(DirectorRequiredMixin, EventMixin, TemplateView):
