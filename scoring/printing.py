@@ -144,6 +144,11 @@ class SheetPage:
         return self.sheet.tally()
 
     @property
+    def corrected(self) -> bool:
+        """A cell of the grid is marked corrected (``84*``): the sheet says what the mark means."""
+        return any(r.corrected for r in self.sheet.rounds)
+
+    @property
     def compact(self) -> bool:
         """Many players or engines: smaller type, so the sheet still fits its one page."""
         return len(self.sheet.players) > 5 or len(self.sheet.engines) > 13

@@ -14,6 +14,8 @@ import pdfplumber
 import pytest
 
 from scoring.advancement import close_stage, seat_next_stage
+from scoring.models import Round
+from scoring.services import correct_round
 from tests.factories import make_event, make_players, play, seat
 from tests.test_advancement import play_totals
 from tournament.models import Stage
@@ -258,3 +260,39 @@ def test_the_standings_chart_and_its_caption_are_on_one_page(client, director, p
             if "How many players have a total" in (page.extract_text() or "")
         }
     assert len(bars) == 1 and bars == caption
+
+
+# -- the corrected mark's legend on a filled sheet (item 20) --------------------------------------
+
+
+def sheet_text(client, stage, table, tail="sheet.pdf") -> str:
+    response = client.get(f"/e/{stage.event.slug}/{stage.number}/table/{table.number}/{tail}")
+    assert response["Content-Type"] == "application/pdf"
+    with pdfplumber.open(io.BytesIO(response.content)) as doc:
+        return "\n".join(page.extract_text() for page in doc.pages)
+
+
+def legend_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("* ")]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_sheet_with_a_corrected_cell_says_what_its_star_means(client, director, seated, language):
+    seated.event.sheet_language = language
+    seated.event.save()
+    corrected, untouched = seated.tables.order_by("number")
+    for table in (corrected, untouched):
+        play(table, 2)
+    first = Round.objects.filter(table=corrected).order_by("number").first()
+    pips = {s.player_id: s.pips for s in first.scores.all()}
+    changed = max(pips, key=pips.get)
+    pips[changed] += 3
+    correct_round(first, pips, director, "added up wrong")
+
+    text = sheet_text(client, seated, corrected)
+    assert f"{pips[changed]}*" in text.replace(" ", "")  # the marked cell: "84*"
+    (legend,) = legend_lines(text)
+    if language == "en":  # (the French words come with the catalog: "corrigé : voir …")
+        assert legend == "* corrected: see the history"
+    assert legend_lines(sheet_text(client, seated, untouched)) == []
+    assert legend_lines(sheet_text(client, seated, corrected, "blank-sheet.pdf")) == []
