@@ -79,6 +79,7 @@ def record_round(
     played_before_call: bool = False,
     last: bool = False,
     device: str = "",
+    entered: dict | None = None,
 ) -> Round:
     """Save the next round of ``table``: a pip count for every seated player, all or nothing.
 
@@ -90,7 +91,8 @@ def record_round(
     (``last``: this round is the table's last); one more than a round past what was typed
     before the call needs ``played_before_call`` (PRODUCT.md §5, ``rules.confirm_after_time``).
     ``device``: saved from a player's phone (scoring/table_entry.py), the round awaits a second
-    player's confirmation.
+    player's confirmation; ``entered``: what else the round records of the phone (its player
+    and fingerprint, scoring.table_entry.Phone.entered).
     """
     table = _locked(table)
     earlier = claim(key, user)
@@ -147,6 +149,7 @@ def record_round(
         entered_by=user,
         awaiting_confirmation=bool(device),
         entered_device=device,
+        **(entered or {}),
     )
     Score.objects.bulk_create(Score(round=saved, player_id=pid, pips=v) for pid, v in clean.items())
     store_totals(Table.objects.filter(pk=table.pk))

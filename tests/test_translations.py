@@ -234,7 +234,7 @@ def test_a_players_page_and_a_tables_phone_are_french(client, french_event):
     text = visible_text(french_get(client, f"/t/{table.code}/").content.decode())
     assert "Est-ce votre table ?" in text and "Amélie Roy" in text
     assert_no_english(text)
-    client.post(f"/t/{table.code}/", HTTP_ACCEPT_LANGUAGE="fr")
+    client.post(f"/t/{table.code}/", {"player": player.pk}, HTTP_ACCEPT_LANGUAGE="fr")
     text = visible_text(french_get(client, f"/t/{table.code}/enter/").content.decode())
     assert "Enregistrer la manche" in text and "Signaler une infraction" in text
     assert_no_english(text)
