@@ -32,6 +32,30 @@ class Round(models.Model):
     entered_device = models.CharField(_("entered from device"), max_length=12, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     confirmed_device = models.CharField(_("confirmed from device"), max_length=12, blank=True)
+    # Who the phones said they are, and what each phone looked like (scoring/table_entry.py's
+    # fingerprint): the confirming phone must be another player's, on another phone (issue 27).
+    entered_player = models.ForeignKey(
+        Player,
+        verbose_name=_("entered by player"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_fingerprint = models.CharField(
+        _("entering phone's fingerprint"), max_length=16, blank=True
+    )
+    confirmed_player = models.ForeignKey(
+        Player,
+        verbose_name=_("confirmed by player"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_fingerprint = models.CharField(
+        _("confirming phone's fingerprint"), max_length=16, blank=True
+    )
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("confirmed by"),
@@ -193,10 +217,21 @@ class PersonLink(models.Model):
 
 class TableDevice(models.Model):
     """A phone that opened a table's entry with the table's code (issue 15): which tables have
-    a device, and since when. ``device`` is a random id kept in the phone's session."""
+    a device, and since when. ``device`` is a random id kept in the phone's session and in a
+    long-lived signed cookie; ``player`` is who the phone said it is, ``fingerprint`` what the
+    phone looked like when it said so (issue 27)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="devices")
     device = models.CharField(max_length=12)
+    player = models.ForeignKey(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    fingerprint = models.CharField(_("fingerprint"), max_length=16, blank=True)
     first_seen = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(auto_now=True)
 

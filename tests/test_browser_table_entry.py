@@ -17,6 +17,8 @@ pytestmark = pytest.mark.browser
 
 PASSWORD = "a-Long-pass-phrase-42"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile"
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Mobile"
 
 
 @pytest.fixture
@@ -58,13 +60,16 @@ def test_two_phones_score_a_table_from_its_sheet_and_the_director_closes(site, p
     urls = qr_urls(sheets.body())
     assert urls[0] == f"{site['url']}/t/{table.code}/"  # the first page is table 1's
 
-    first, second = pages(**PHONE), pages(**PHONE)
-    for phone in (first, second):
+    # Two players' phones (each its own browser), each held by the player who taps their name.
+    first, second = pages(**PHONE, user_agent=ANDROID), pages(**PHONE, user_agent=IPHONE)
+    holders = [s.player for s in table.seats.select_related("player").order_by("position")]
+    for phone, holder in zip((first, second), holders, strict=False):
         phone.goto(urls[0])
-        for seat_ in table.seats.select_related("player"):  # the table's players first
-            expect(phone.locator("#table-players")).to_contain_text(seat_.player.name)
-        phone.get_by_role("button", name="Yes, this is our table").click()
+        for player in holders:  # the table's players first
+            expect(phone.locator("#table-players")).to_contain_text(player.name)
+        phone.get_by_role("button", name=holder.name, exact=True).click()
         expect(phone.get_by_role("heading", name="Round 1-1")).to_be_visible()
+        expect(phone.locator("#phone-holder")).to_contain_text(f"You are {holder.name}")
 
     # The first phone enters 1-1; the second confirms it.
     enter_round(first, [0, 5, 6, 7])

@@ -2,6 +2,7 @@
 the sheet's code opens the table (its players first), a round entered from a phone counts at
 once and waits for a second phone or a director, the close waits for it, codes are scoped."""
 
+import itertools
 import re
 from datetime import timedelta
 
@@ -24,12 +25,19 @@ def table(seated):
     return Table.objects.select_related("stage__event").get(stage=seated, number=1)
 
 
-def phone(table) -> Client:
-    """A phone that scanned the table's sheet and said it is at that table."""
-    client = Client()
+ADDRESSES = (f"10.0.0.{n}" for n in itertools.count(2))  # each phone its own, as in a hall
+
+
+def phone(table, player=None) -> Client:
+    """A phone that scanned the table's sheet and said it is at that table, held by ``player``
+    (by default the first seated player that no phone at the table has named yet)."""
+    client = Client(REMOTE_ADDR=next(ADDRESSES), HTTP_USER_AGENT="Mozilla/5.0 (Android 14)")
     page = client.get(f"/t/{table.code}/")
     assert page.status_code == 200
-    client.post(f"/t/{table.code}/")
+    if player is None:
+        named = TableDevice.objects.filter(table=table).values("player")
+        player = table.seats.exclude(player__in=named).order_by("position").first().player
+    client.post(f"/t/{table.code}/", {"player": player.pk})
     return client
 
 
@@ -52,7 +60,7 @@ def test_a_scan_shows_the_tables_players_first_then_opens_its_entry(table):
     names = [s.player.name for s in table.seats.order_by("position")]
     assert all(name in page.content.decode() for name in names)
     assert client.get(f"/t/{table.code}/enter/").status_code == 302  # not before saying so
-    client.post(f"/t/{table.code}/")
+    client.post(f"/t/{table.code}/", {"player": table.seats.first().player_id})
     entry = client.get(f"/t/{table.code}/enter/")
     assert entry.status_code == 200 and "Round 12-12" in text(entry)
     assert TableDevice.objects.filter(table=table).count() == 1

@@ -33,6 +33,7 @@ from scoring.sheets import (
     stage_summaries,
     table_sheet,
 )
+from scoring.table_entry import phone_rounds
 from scoring.tables import (
     place_text,
     standings_headers,
@@ -297,6 +298,8 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
         ctx["chart"] = totals_chart(ctx["sheet"])
         ctx["can_score"] = self.table.can_score(self.request.user)
         ctx["can_correct"] = self.is_director
+        if self.is_director:  # which phones entered and confirmed its rounds (issue 27)
+            ctx["phone_rounds"] = phone_rounds(self.table)
         if self.is_director and self.event.table_entry:
             ctx["devices"] = self.table.devices.count()
             reports = self.table.infraction_reports.filter(infraction=None, dismissed=False)

@@ -2,8 +2,11 @@
 the phone says it is at that table, then enters rounds that a second player confirms.
 The rules are scoring/table_entry.py's; the entry page itself is EnterRoundView's."""
 
+from functools import cached_property
+
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,26 +23,45 @@ from scoring.table_entry import (
     device_of,
     handle_report,
     join,
+    keep_device,
     last_note,
+    not_second_player,
     opened,
+    phone_at,
     reissue_code,
     report_infraction,
     send_back,
     table_for_code,
+    why_refused,
 )
-from scoring.views.entry import EnterRoundView
+from scoring.views.entry import EnterRoundView, wants_json
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
 from tournament.security import client_ip
 
 
+def refused(request, status: int, reason: str, context: dict):
+    """A code that opens nothing: the entry page's script (a round it kept and sends again)
+    gets the reason in JSON, to show the round as refused and stop sending it; a person gets
+    the page."""
+    if wants_json(request):
+        return JsonResponse({"saved": False, "refused": reason}, status=status)
+    return render(request, "scoring/table_code_refused.html", context, status=status)
+
+
 def too_many(request):
-    return render(request, "scoring/table_code_refused.html", {"too_many": True}, status=429)
+    reason = _("Too many wrong codes from this connection: show this round to a director.")
+    return refused(request, 429, reason, {"too_many": True})
 
 
 def no_table(request, code: str):
-    """A wrong or expired code: a clear page, counted against the address."""
-    count_wrong_code(client_ip(request))
-    return render(request, "scoring/table_code_refused.html", {"code": code[:12]}, status=404)
+    """A code that opens nothing: a clear page or answer. A code that was never valid for
+    this phone is a guess, counted against the address; a code this phone opened before (the
+    table has a new one) or still a table's (its stage closed, table entry off) is not."""
+    reason = why_refused(code, request.session)
+    if reason is None:
+        count_wrong_code(client_ip(request))
+        reason = _("No open table has this code: show this round to a director.")
+    return refused(request, 404, reason, {"code": code[:12]})
 
 
 def open_table(request, code: str):
@@ -65,21 +87,27 @@ class TableCodeMixin:
 
 
 class TableCodeView(TableCodeMixin, View):
-    """What a scan opens: the table's players first ("is this your table?"), then entry."""
+    """What a scan opens: the table's players first ("is this your table?"); the person taps
+    their own name (which player holds this phone), then enters rounds. ``?change`` asks again."""
 
     def get(self, request, code):
-        if opened(request.session, self.table):
+        if opened(request.session, self.table) and "change" not in request.GET:
             return redirect("table_terminal", self.table.code)
-        players = [s.player for s in self.table.seats.select_related("player").order_by("position")]
-        return render(
-            request,
-            "scoring/table_code.html",
-            {"table": self.table, "stage": self.table.stage, "players": players},
-        )
+        return self.page()
 
     def post(self, request, code):
-        join(request.session, self.table)
-        return redirect("table_terminal", self.table.code)
+        try:
+            join(request, self.table, request.POST.get("player", ""))
+        except RoundRejected as why:
+            return self.page(str(why))
+        response = redirect("table_terminal", self.table.code)
+        keep_device(request, response)
+        return response
+
+    def page(self, error: str = ""):
+        players = [s.player for s in self.table.seats.select_related("player").order_by("position")]
+        context = {"table": self.table, "stage": self.table.stage, "players": players}
+        return render(self.request, "scoring/table_code.html", {**context, "error": error})
 
 
 class TableTerminalView(EnterRoundView):
@@ -93,6 +121,9 @@ class TableTerminalView(EnterRoundView):
         if refused is not None:
             return refused
         if not opened(request.session, table):
+            if wants_json(request):  # a round kept on a phone that has not opened the table
+                reason = _("Open this table from its code first, then put the round in the form.")
+                return JsonResponse({"saved": False, "refused": reason}, status=403)
             return redirect("table_code", table.code)
         # The page's table, stage and event come from the code, not from the address.
         self.__dict__.update(table=table, stage=table.stage, event=table.stage.event)
@@ -102,17 +133,21 @@ class TableTerminalView(EnterRoundView):
     def entry_url(self) -> str:
         return reverse("table_terminal", args=[self.table.code])
 
+    @cached_property
+    def phone(self):
+        return phone_at(self.request, self.table)
+
     def writer(self) -> dict:
-        return {"user": None, "device": device_of(self.request.session)}
+        return {"user": None, "device": self.phone.device, "entered": self.phone.entered()}
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        device = device_of(self.request.session)
         pips = {r.number: r.pips for r in self.sheet.rounds}
+        ctx["me"] = self.phone.player
         ctx["waiting"] = [
             (
                 r,
-                r.entered_device != device,
+                not_second_player(r, self.phone),
                 [(p.name, pips[r.number].get(p.pk)) for p in self.sheet.players],
             )
             for r in awaiting(self.stage)
@@ -136,22 +171,22 @@ class TerminalRoundMixin(TableCodeMixin):
             messages.error(request, _("This round changed since the page was drawn: check it."))
             return redirect("table_terminal", self.table.code)
         try:
-            self.act(round, device_of(request.session))
+            self.act(round, phone_at(request, self.table))
         except RoundRejected as why:
             messages.error(request, str(why))
         return redirect("table_terminal", self.table.code)
 
 
 class TerminalConfirmView(TerminalRoundMixin, View):
-    def act(self, round, device):
-        if confirm_round(round, device=device):
+    def act(self, round, phone):
+        if confirm_round(round, phone=phone):
             messages.success(self.request, _("Round %(e)s-%(e)s confirmed.") % {"e": round.engine})
 
 
 class TerminalSendBackView(TerminalRoundMixin, View):
-    def act(self, round, device):
+    def act(self, round, phone):
         note = self.request.POST.get("note", "")[:300]
-        send_back(round, note, device=device, key=posted_key(self.request))
+        send_back(round, note, phone=phone, key=posted_key(self.request))
         messages.success(
             self.request,
             _("Round %(e)s-%(e)s sent back to be entered again.") % {"e": round.engine},
