@@ -346,3 +346,41 @@ def test_directors_double_clicking_a_large_upload_at_once_make_one_reading(
     reading = ListReading.objects.get()
     assert {r["Location"] for r in results} == {reading_url(reading)}
     assert reading.status == "done"
+
+
+@pytest.mark.browser
+def test_a_director_sends_a_large_list_and_a_bomb_from_a_browser(
+    pages, live_server, transactional_db, large_is_small
+):
+    from tests import browser as b
+    from tests.factories import make_event
+
+    director = make_director("desk")
+    event = make_event(director, name="Spring Games", slug="spring")
+    page = pages()
+    page.goto(live_server.url + "/accounts/login/")
+    b.log_in(page, "desk", "a-Long-pass-phrase-42")
+
+    def send_file(content: bytes) -> None:
+        page.goto(live_server.url + URL)
+        file = {"name": "players.xlsx", "mimeType": "application/octet-stream", "buffer": content}
+        page.get_by_label("List of players (CSV or Excel .xlsx)").set_input_files(files=[file])
+        with page.expect_navigation():
+            page.get_by_role("button", name="Read the list").click()
+
+    send_file(xlsx_bytes([["Name", "Club"]] + [[f"P{i}", "Reno"] for i in range(300)]))
+    assert page.url == live_server.url + URL + "preview/"
+    assert "300 rows" in page.content()
+    send_file(BOMBS["whole-sheet dimension"][0]())
+    refused = page.locator("#reading-refused")
+    assert "first sheet says it is 1,048,576 rows by 16,384 columns" in refused.inner_text()
+    assert page.get_by_label("List of players (CSV or Excel .xlsx)").is_visible()
+    # A list waiting for a worker: its page follows it, then opens the preview by itself.
+    waiting = ListReading.objects.create(event=event, by=director, data=b"Name\nZoe Waiting\n")
+    page.goto(live_server.url + reading_url(waiting))
+    progress = page.locator("label[for=reading-progress]").inner_text()
+    assert progress == "Step 1 of 2: waiting for its turn."
+    list_readings.read(waiting.pk)  # the worker's turn
+    page.wait_for_url(live_server.url + URL + "preview/")
+    assert "Zoe Waiting" in page.content()
+    assert not event.players.exists()

@@ -703,8 +703,8 @@ class HallLoginCode(models.Model):
 class ListReadingStatus(models.TextChoices):
     QUEUED = "queued", _("waiting for its turn")
     READING = "reading", _("being read")
-    DONE = "done", _("read")
-    FAILED = "failed", _("refused")
+    DONE = "done", _("list read")
+    FAILED = "failed", _("list refused")
 
 
 class ListReading(models.Model):

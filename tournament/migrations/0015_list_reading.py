@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('data', models.BinaryField(blank=True, null=True, verbose_name='file')),
                 ('language', models.CharField(blank=True, max_length=8, verbose_name='language')),
-                ('status', models.CharField(choices=[('queued', 'waiting for its turn'), ('reading', 'being read'), ('done', 'read'), ('failed', 'refused')], default='queued', max_length=10, verbose_name='status')),
+                ('status', models.CharField(choices=[('queued', 'waiting for its turn'), ('reading', 'being read'), ('done', 'list read'), ('failed', 'list refused')], default='queued', max_length=10, verbose_name='status')),
                 ('sheet', models.JSONField(blank=True, null=True, verbose_name='list as read')),
                 ('error', models.TextField(blank=True, verbose_name='why it was refused')),
                 ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='uploaded at')),
