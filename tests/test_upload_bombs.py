@@ -326,6 +326,18 @@ def test_the_same_upload_sent_twice_is_read_once(
     assert ListReading.objects.get().status == "done"
 
 
+def test_a_new_list_replaces_the_directors_earlier_readings_never_taken(
+    director_client, event, large_is_small, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        send(director_client, xlsx_bytes([["Name"]] + [[f"Old {i}"] for i in range(300)]))
+    assert ListReading.objects.get().status == "done"  # read, its page never opened
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = send(director_client, xlsx_bytes([["Name"]] + [[f"New {i}"] for i in range(300)]))
+    reading = ListReading.objects.get()  # the first one is gone, with the names it held
+    assert answer["Location"] == reading_url(reading) and "New 0" in str(reading.sheet)
+
+
 def test_a_reading_is_only_its_directors(director_client, event, large_is_small):
     send(director_client, xlsx_bytes([["Name"]] + [[f"P{i}"] for i in range(300)]))
     reading = ListReading.objects.get()

@@ -22,8 +22,9 @@ logger = logging.getLogger(__name__)
 
 
 def start(event, user, data: bytes, key: str) -> ListReading:
-    """The reading of an uploaded list, queued. A repeat of the form (``key``: a double click,
-    a retry) answers the reading the first post queued."""
+    """The reading of an uploaded list, queued; the director's earlier readings for the event,
+    read or not, are dropped (nothing is kept that no preview will show). A repeat of the form
+    (``key``: a double click, a retry) answers the reading the first post queued."""
     from tournament.tasks import read_registration_list
 
     with transaction.atomic():
@@ -32,6 +33,8 @@ def start(event, user, data: bytes, key: str) -> ListReading:
             reading = ListReading.objects.filter(pk=earlier.outcome.get("reading")).first()
             if reading is not None:
                 return reading
+        # A new list replaces the director's earlier ones for the event, as in the session.
+        ListReading.objects.filter(event=event, by=user).delete()
         reading = ListReading.objects.create(
             event=event, by=user, data=data, language=translation.get_language() or ""
         )
