@@ -396,3 +396,12 @@ def test_a_director_sends_a_large_list_and_a_bomb_from_a_browser(
     page.wait_for_url(live_server.url + URL + "preview/")
     assert "Zoe Waiting" in page.content()
     assert not event.players.exists()
+
+
+def test_a_csv_at_the_rows_limit_is_read_and_one_row_more_is_refused(director_client, event):
+    players = "".join(f"P{i}\n" for i in range(4999))
+    at_limit = ("Name\n" + players + "\n" * 5000).encode()  # 10,000 lines, 5,000 empty
+    response = upload(director_client, event.slug, at_limit + b"\n", "players.csv")
+    assert_refused(response, event, "The list has more than 10,000 rows, empty ones included")
+    preview = upload(director_client, event.slug, at_limit, "players.csv").content.decode()
+    assert "4999 rows" in preview
