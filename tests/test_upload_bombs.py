@@ -43,10 +43,13 @@ STRINGS_TYPE = (
 MEMORY_BOUND = 60_000_000  # bytes: a few copies of a 2 MB upload, never the bomb unpacked
 
 
-def sheet_xml(rows: str, ref: str = "A1") -> bytes:
+def sheet_xml(rows: str, ref: str | None = None) -> bytes:
+    """A first sheet: a header row, then ``rows``; its declared size when ``ref`` is given
+    (openpyxl reads no row past a declared size: a bomb declares none, or a huge one)."""
+    dimension = f'<dimension ref="{ref}"/>' if ref else ""
     return (
         f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{MAIN}">'
-        f'<dimension ref="{ref}"/><sheetData>{HEADER_ROW}{rows}</sheetData></worksheet>'
+        f"{dimension}<sheetData>{HEADER_ROW}{rows}</sheetData></worksheet>"
     ).encode()
 
 
@@ -124,7 +127,7 @@ BOMBS = {
         "The workbook&#x27;s part xl/worksheets/sheet1.xml unpacks to more than 100 times",
     ),
     "whole-sheet dimension": (
-        lambda: workbook_with(sheet=sheet_xml("", ref="A1:XFD1048576")),
+        lambda: workbook_with(sheet=sheet_xml('<row r="1048576"/>', ref="A1:XFD1048576")),
         "The workbook&#x27;s first sheet says it is 1,048,576 rows by 16,384 columns",
     ),
     "a row of 240,000 cells": (
@@ -405,3 +408,18 @@ def test_a_csv_at_the_rows_limit_is_read_and_one_row_more_is_refused(director_cl
     assert_refused(response, event, "The list has more than 10,000 rows, empty ones included")
     preview = upload(director_client, event.slug, at_limit, "players.csv").content.decode()
     assert "4999 rows" in preview
+
+
+def test_a_workbook_that_declares_itself_smaller_than_it_is_is_read_whole(director_client, event):
+    players = "".join(
+        f'<row r="{n}"><c r="A{n}" t="inlineStr"><is><t>Player {n}</t></is></c></row>'
+        for n in range(2, 5)
+    )
+    data = workbook_with(sheet=sheet_xml(players, ref="A1"))  # as some exporters write it
+    response = import_list(director_client, event.slug, data, "players.xlsx")
+    assert response.status_code == 302
+    assert sorted(event.players.values_list("name", flat=True)) == [
+        "Player 2",
+        "Player 3",
+        "Player 4",
+    ]

@@ -457,6 +457,7 @@ def read_xlsx(data: bytes, budget: Budget | None = None) -> Sheet:
         raise not_a_workbook() from None
     try:
         sheet = book.worksheets[0]
+        sheet.reset_dimensions()  # read every row there is, whatever size the sheet declares
         rows: list[tuple[int, list[str]]] = []
         values_by_row = sheet.iter_rows(min_col=1, max_col=used_columns, values_only=True)
         for number, values in enumerate(values_by_row, start=1):
