@@ -296,3 +296,27 @@ def test_a_sheet_with_a_corrected_cell_says_what_its_star_means(client, director
         assert legend == "* corrected: see the history"
     assert legend_lines(sheet_text(client, seated, untouched)) == []
     assert legend_lines(sheet_text(client, seated, corrected, "blank-sheet.pdf")) == []
+
+
+# -- the seating list on the wall (item 20) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_seating_list_fills_its_pages_in_type_read_from_a_few_metres(client, director, paper):
+    event = make_event(director, slug="wall", paper_size=paper)
+    names = [f"{f} {s}" for f in FIRST for s in SURNAMES][:30]
+    make_players(event, names=names)
+    seat(event)
+    pdf = client.get("/e/wall/1/seating.pdf").content
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        assert len(doc.pages) == 2  # A to Z, then table by table
+        for page, heading in zip(doc.pages, ["Players A to Z", "Table by table"], strict=True):
+            assert heading in page.extract_text()
+            boxes = {(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects}
+            texts = [page.crop(box).extract_text() for box in boxes] or [page.extract_text()]
+            listed = squash("".join(texts))  # a table's box read alone, its names wrapped
+            assert [name for name in names if squash(name) not in listed] == []
+            body = [c for c in page.chars if c["size"] > 7.5]  # not the page's footer
+            sizes = sorted(c["size"] for c in body)
+            assert sizes[len(sizes) // 2] >= 16  # the names, mostly
+            assert max(c["bottom"] for c in body) > page.height * 0.6  # down the page

@@ -27,6 +27,7 @@ from scoring.exports import (
 )
 from scoring.printing import (
     SHEETS_PER_PDF,
+    page_size,
     pdf_response,
     render_pdf,
     sheets_context,
@@ -173,10 +174,93 @@ class StageSheetsPdfView(SheetsPdfMixin, TemplateView):
 # -- lists ------------------------------------------------------------------------------------
 
 
+# The seating list is posted on the wall: each of its two pages (A to Z, table by table) filled
+# in the largest type that fits it, read from a few metres; a big stage runs on at 10 pt.
+SEATING_SIZES = (40.0, 36.0, 32.0, 28.0, 26.0, 24.0, 22.0, 20.0, 18.0, 16.0, 14.0, 12.0, 11.0)
+SEATING_SMALLEST = 10.0
+# A portrait page less print.css's margins (pt): its width, the height left under the list's
+# heading (the A-to-Z page), the height of a page (table by table).
+_SEATING_PAGE = {"letter": (547.0, 630.0, 700.0), "A4": (530.0, 660.0, 750.0)}
+SEATING_BOXES_A_ROW = (2, 3, 4)  # print.css .by-table-2, -3, -4
+_CHAR_EM = 0.52  # the width of a character of a name, about, in em (DejaVu Sans)
+
+
+def _name_lines(name: str, width_em: float) -> float:
+    """The lines a name takes in ``width_em``, wrapped between its words; infinite when a word
+    is wider than that (it would be broken: the type is too large)."""
+    lines, used = 1, 0.0
+    for word in name.split():
+        size = len(word) * _CHAR_EM
+        if size > width_em:
+            return math.inf
+        if used and used + _CHAR_EM + size > width_em:
+            lines, used = lines + 1, size
+        else:
+            used += (_CHAR_EM if used else 0) + size
+    return lines
+
+
+def _a_to_z_height(names: list[str], size: float, width: float) -> float:
+    """The height (pt) of the A-to-Z list in two columns at ``size`` pt (print.css .az)."""
+    column_em = (width - 29.0) / 2 / size - 3.2  # less the gap and the table number
+    rows = [(_name_lines(n, column_em) * 1.25 + 0.5) * size for n in names]
+    return (sum(rows) + max(rows, default=0.0)) / 2  # the columns balanced, about
+
+
+def _by_table_height(tables: list[list[str]], size: float, width: float, per_row: int) -> float:
+    """The height (pt) of the table-by-table boxes at ``size`` pt, ``per_row`` boxes a row
+    (print.css .table-box, .by-table-N)."""
+    box_em = width * (0.97 / per_row - 0.015) / size - 2.4  # less padding, border, numbers
+    boxes = [
+        (1.5 + sum(_name_lines(n, box_em) * 1.25 for n in names) + 1.4) * size for names in tables
+    ]
+    return sum(max(boxes[start : start + per_row]) for start in range(0, len(boxes), per_row))
+
+
+def seating_sizes(
+    paper: str, names: list[str], tables: list[list[str]]
+) -> tuple[float, float, int]:
+    """The type sizes (pt) of the A-to-Z page and of the table-by-table page, and the boxes a
+    row of that page: the largest type that fills each page without running over (the
+    smallest size runs on over pages)."""
+    width, under_heading, page = _SEATING_PAGE.get(paper, _SEATING_PAGE["letter"])
+
+    def largest(height_at, height: float) -> float:  # the page's h2: 1.25 em and its margin
+        fits = (s for s in SEATING_SIZES if height_at(s) + 1.8 * s <= height)
+        return next(fits, SEATING_SMALLEST)
+
+    by_table, per_row = max(
+        (largest(lambda size, n=n: _by_table_height(tables, size, width, n), page), n)
+        for n in SEATING_BOXES_A_ROW
+    )
+    a_to_z = largest(lambda size: _a_to_z_height(names, size, width), under_heading)
+    return a_to_z, by_table, per_row
+
+
 class SeatingPdfView(PdfMixin, SeatingView):
-    """The seating list: A to Z with table numbers, then table by table."""
+    """The seating list for the wall: A to Z with table numbers on one page, then table by
+    table on the next, each in the largest type that fills its page. Rendered once more, a
+    little smaller, only if the estimate ran over a page."""
 
     template_name = "print/seating.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        names = [seat.player.name for seat in ctx["alphabetical"]]
+        tables = [[seat.player.name for seat in seats] for _number, seats in ctx["tables"]]
+        ctx["a_to_z_size"], ctx["by_table_size"], ctx["table_columns"] = seating_sizes(
+            page_size(self.event), names, tables
+        )
+        return ctx
+
+    def render_pdf(self, context) -> bytes:
+        sizes = (context["a_to_z_size"], context["by_table_size"])
+        fits = all(size > SEATING_SMALLEST for size in sizes)
+
+        def refit(pages: int) -> float | None:
+            return 0.85 if fits and pages > 2 else None  # the two pages, 15% smaller
+
+        return render_pdf(self.template_name, context, self.request, refit=refit)
 
     def get_filename(self) -> str:
         return f"{self.event.slug}-{self.stage.number}-seating.pdf"
