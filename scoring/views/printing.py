@@ -295,24 +295,8 @@ class ResultsPdfView(PdfMixin, ResultsView):
 # gives it on either paper (pt, less the margins): a big event gets small type. The first stage
 # fills the left of the page, the later stages (the road to the medals) a column on the right.
 BRACKET_SIZES = (
-    13.0,
-    12.0,
-    11.0,
-    10.0,
-    9.0,
-    8.0,
-    7.0,
-    6.0,
-    5.0,
-    4.5,
-    4.0,
-    3.5,
-    3.0,
-    2.6,
-    2.2,
-    1.8,
-    1.5,
-)
+    13.0, 12.0, 11.0, 10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.6, 2.2, 1.8, 1.5,
+)  # fmt: skip
 _PAGE_WIDTH, _PAGE_HEIGHT = 760.0, 520.0
 _LARGE = 1.5  # Tabloid or A3 against Letter or A4, about, in each direction
 _BOX_EM, _GAP_EM, _LINE = 15.0, 0.6, 1.15
