@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from openpyxl import Workbook
 
 from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.factories import make_director
@@ -57,12 +58,22 @@ def strings_xml(items: str) -> bytes:
     return f'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{MAIN}">{items}</sst>'.encode()
 
 
+def two_sheets() -> bytes:
+    book = Workbook()
+    book.active.append(["Name"])
+    book.active.append(["Ann"])
+    book.create_sheet("Notes").append(["Bring a pen"])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 def workbook_with(**parts: bytes) -> bytes:
     """A real workbook (made by openpyxl) with some parts replaced: ``sheet`` (the first
     sheet's XML), ``strings`` (the shared strings), any other ``name=...`` as it comes."""
     names = {"sheet": "xl/worksheets/sheet1.xml", "strings": "xl/sharedStrings.xml"}
     parts = {names.get(k, k): v for k, v in parts.items()}
-    source = zipfile.ZipFile(io.BytesIO(xlsx_bytes([["Name"], ["Ann"]])))
+    source = zipfile.ZipFile(io.BytesIO(two_sheets()))
     if "xl/sharedStrings.xml" in parts:  # openpyxl writes none: the manifest names it
         types = source.read("[Content_Types].xml").decode()
         parts["[Content_Types].xml"] = types.replace("</Types>", f"{STRINGS_TYPE}</Types>").encode()
@@ -158,6 +169,18 @@ BOMBS = {
             }
         ),
         "The workbook&#x27;s part xl/styles.xml is too complex to read",
+    ),
+    # Another sheet is read up to its rows only (its size): what comes before them is counted.
+    "150,000 columns' widths before a second sheet's rows": (
+        lambda: workbook_with(
+            **{
+                "xl/worksheets/sheet2.xml": (
+                    f'<worksheet xmlns="{MAIN}"><cols>{"<col/>" * 150_000}</cols>'
+                    "<sheetData/></worksheet>"
+                ).encode()
+            }
+        ),
+        "The workbook&#x27;s part xl/worksheets/sheet2.xml is too complex to read",
     ),
     "25 MB unpacked": (
         lambda: workbook_with(**{"xl/media/blank.txt": b" " * 25_000_000}),

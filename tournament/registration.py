@@ -276,7 +276,7 @@ class _Scan:
     so the scan holds one path of the tree at a time."""
 
     name: str
-    kind: str = "other"  # "sheet", "strings" or "other"
+    kind: str = "other"  # "sheet", "strings", "start" (another sheet: up to its rows) or "other"
     elements: int = 0
     rows: int = 0
     cells: int = 0
@@ -284,7 +284,7 @@ class _Scan:
     used_columns: int = 0  # the last column holding a value (the sheet)
 
     def run(self, archive: zipfile.ZipFile) -> _Scan:
-        limit = MAX_PART_ELEMENTS if self.kind == "other" else MAX_SHEET_ELEMENTS
+        limit = MAX_SHEET_ELEMENTS if self.kind in ("sheet", "strings") else MAX_PART_ELEMENTS
         path: list[ElementTree.Element] = []
         row = column = 0
         cell_depth = 0  # the depth of the cell (or shared string) being read, 0 outside one
@@ -305,6 +305,8 @@ class _Scan:
                 if self.elements > limit:
                     raise too_complex(self.name, limit)
                 tag = element.tag.rpartition("}")[2]
+                if self.kind == "start" and tag in ("dimension", "sheetData"):
+                    break  # openpyxl reads another sheet's size, no further
                 if cell_depth:
                     inner += 1
                     if inner > MAX_INNER_ELEMENTS:
@@ -407,10 +409,8 @@ def scan_workbook(data: bytes) -> _Scan:
                     _Scan(name).run(archive)
             reader.read_workbook()
             rels = [rel for _sheet, rel in reader.parser.find_sheets()]
-            sheets = {rel.target for rel in rels}
-            first = next(
-                (r.target for r in rels if r.target in names and "chartsheet" not in r.Type), None
-            )
+            sheets = [r.target for r in rels if r.target in names and "chartsheet" not in r.Type]
+            first = sheets[0] if sheets else None
             strings = reader.package.find(SHARED_STRINGS)
             strings = strings.PartName[1:] if strings is not None else None
             scan = None
@@ -419,8 +419,10 @@ def scan_workbook(data: bytes) -> _Scan:
                     scan = _Scan(name, "sheet").run(archive)
                 elif name == strings:
                     _Scan(name, "strings").run(archive)
-                elif name in sheets or not name.endswith((".xml", ".rels")):
-                    continue  # another sheet (openpyxl reads only its start), or no XML
+                elif name in sheets:
+                    _Scan(name, "start").run(archive)  # openpyxl reads only its size
+                elif not name.endswith((".xml", ".rels")):
+                    continue  # no XML: an image, a printer's settings
                 elif name not in (ARC_CONTENT_TYPES, book, get_rels_path(book)):
                     _Scan(name).run(archive)
         except ReadError:
