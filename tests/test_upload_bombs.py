@@ -446,3 +446,12 @@ def test_a_workbook_that_declares_itself_smaller_than_it_is_is_read_whole(direct
         "Player 3",
         "Player 4",
     ]
+
+
+def test_a_workbook_with_shared_strings_as_excel_writes_it_imports(director_client, event):
+    strings = strings_xml("".join(f"<si><t>{t}</t></si>" for t in ["Name", "Zoë", "Chloé"]))
+    rows = "".join(f'<row r="{n}"><c r="A{n}" t="s"><v>{n - 1}</v></c></row>' for n in (2, 3))
+    data = workbook_with(strings=strings, sheet=sheet_xml(rows, ref="A1:A3"))
+    response = import_list(director_client, event.slug, data, "players.xlsx")
+    assert response.status_code == 302
+    assert sorted(event.players.values_list("name", flat=True)) == ["Chloé", "Zoë"]
