@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from django.http import HttpResponseBadRequest
 from django.utils import translation
@@ -181,7 +182,7 @@ SEATING_SMALLEST = 10.0
 # A portrait page less print.css's margins (pt): its width, the height left under the list's
 # heading (the A-to-Z page), the height of a page (table by table).
 _SEATING_PAGE = {"letter": (547.0, 630.0, 700.0), "A4": (530.0, 660.0, 750.0)}
-SEATING_BOXES_A_ROW = (2, 3, 4)  # print.css .by-table-2, -3, -4
+SEATING_BOXES_A_ROW = (1, 2, 3, 4)  # print.css .by-table-1 to -4
 _CHAR_EM = 0.52  # the width of a character of a name, about, in em (DejaVu Sans)
 
 
@@ -191,7 +192,7 @@ def _name_lines(name: str, width_em: float) -> float:
     lines, used = 1, 0.0
     for word in name.split():
         size = len(word) * _CHAR_EM
-        if size > width_em:
+        if size * 1.1 > width_em:  # (a wide word: "Mmm" is wider than the average)
             return math.inf
         if used and used + _CHAR_EM + size > width_em:
             lines, used = lines + 1, size
@@ -200,11 +201,11 @@ def _name_lines(name: str, width_em: float) -> float:
     return lines
 
 
-def _a_to_z_height(names: list[str], size: float, width: float) -> float:
-    """The height (pt) of the A-to-Z list in two columns at ``size`` pt (print.css .az)."""
-    column_em = (width - 29.0) / 2 / size - 3.2  # less the gap and the table number
+def _a_to_z_height(names: list[str], size: float, width: float, columns: int) -> float:
+    """The height (pt) of the A-to-Z list in ``columns`` at ``size`` pt (print.css .az-N)."""
+    column_em = (width - 29.0 * (columns - 1)) / columns / size - 3.8  # less the table number
     rows = [(_name_lines(n, column_em) * 1.25 + 0.5) * size for n in names]
-    return (sum(rows) + max(rows, default=0.0)) / 2  # the columns balanced, about
+    return (sum(rows) + (columns - 1) * max(rows, default=0.0)) / columns  # balanced, about
 
 
 def _by_table_height(tables: list[list[str]], size: float, width: float, per_row: int) -> float:
@@ -217,24 +218,34 @@ def _by_table_height(tables: list[list[str]], size: float, width: float, per_row
     return sum(max(boxes[start : start + per_row]) for start in range(0, len(boxes), per_row))
 
 
-def seating_sizes(
-    paper: str, names: list[str], tables: list[list[str]]
-) -> tuple[float, float, int]:
-    """The type sizes (pt) of the A-to-Z page and of the table-by-table page, and the boxes a
-    row of that page: the largest type that fills each page without running over (the
-    smallest size runs on over pages)."""
+@dataclass(frozen=True)
+class SeatingLayout:
+    """The seating list's two pages: type sizes (pt), the A-to-Z's columns, boxes a row."""
+
+    a_to_z_size: float
+    a_to_z_columns: int
+    by_table_size: float
+    table_columns: int
+
+
+def seating_layout(paper: str, names: list[str], tables: list[list[str]]) -> SeatingLayout:
+    """The largest type that fills each page of the seating list without running over (the
+    smallest size runs on over pages), in the columns (A to Z) or boxes a row (table by
+    table) that give it."""
     width, under_heading, page = _SEATING_PAGE.get(paper, _SEATING_PAGE["letter"])
 
     def largest(height_at, height: float) -> float:  # the page's h2: 1.25 em and its margin
         fits = (s for s in SEATING_SIZES if height_at(s) + 1.8 * s <= height)
         return next(fits, SEATING_SMALLEST)
 
-    by_table, per_row = max(
-        (largest(lambda size, n=n: _by_table_height(tables, size, width, n), page), n)
-        for n in SEATING_BOXES_A_ROW
-    )
-    a_to_z = largest(lambda size: _a_to_z_height(names, size, width), under_heading)
-    return a_to_z, by_table, per_row
+    def best(height_at, height: float, choices) -> tuple[float, int]:
+        options = [(largest(lambda s, n=n: height_at(s, n), height), n) for n in choices]
+        # The same type: the wider columns, but the most columns at the smallest (fewer pages).
+        return max(options, key=lambda o: (o[0], o[1] if o[0] == SEATING_SMALLEST else -o[1]))
+
+    a_to_z = best(lambda s, n: _a_to_z_height(names, s, width, n), under_heading, (1, 2))
+    by_table = best(lambda s, n: _by_table_height(tables, s, width, n), page, SEATING_BOXES_A_ROW)
+    return SeatingLayout(*a_to_z, *by_table)
 
 
 class SeatingPdfView(PdfMixin, SeatingView):
@@ -248,14 +259,12 @@ class SeatingPdfView(PdfMixin, SeatingView):
         ctx = super().get_context_data(**kwargs)
         names = [seat.player.name for seat in ctx["alphabetical"]]
         tables = [[seat.player.name for seat in seats] for _number, seats in ctx["tables"]]
-        ctx["a_to_z_size"], ctx["by_table_size"], ctx["table_columns"] = seating_sizes(
-            page_size(self.event), names, tables
-        )
+        ctx["layout"] = seating_layout(page_size(self.event), names, tables)
         return ctx
 
     def render_pdf(self, context) -> bytes:
-        sizes = (context["a_to_z_size"], context["by_table_size"])
-        fits = all(size > SEATING_SMALLEST for size in sizes)
+        layout = context["layout"]
+        fits = min(layout.a_to_z_size, layout.by_table_size) > SEATING_SMALLEST
 
         def refit(pages: int) -> float | None:
             return 0.85 if fits and pages > 2 else None  # the two pages, 15% smaller
