@@ -31,7 +31,7 @@ SURNAMES = [
 
 def game_totals(size: int, number: int) -> list[int]:
     """Three-digit game totals for a table of ``size``, all different (no tie, no playoff)."""
-    base = [9 + number, 200, 391 - number, 120 + number, 150 + number, 99 + number]
+    base = [100 + number, 200, 391 - number, 120 + number, 150 + number, 60 + number]
     return base[:size]
 
 
@@ -134,10 +134,15 @@ def read_on_one_line(lines, name: str, total: str) -> int:
 # -- the bracket on the wall (item 1) -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("paper", ["", "?paper=large"])
+MEDAL_WORDS = {"en": ["GOLD", "SILVER", "BRONZE"], "fr": ["OR", "ARGENT", "BRONZE"]}
+
+
+@pytest.mark.parametrize(("paper", "language"), [("", "en"), ("?paper=large", "en"), ("", "fr")])
 def test_every_total_of_the_bracket_reads_on_its_players_line_as_the_page_shows(
-    client, hundred, paper
+    client, hundred, paper, language
 ):
+    hundred.sheet_language = language  # the PDF's language; the page is read in English
+    hundred.save()
     web = web_bracket(client, "hundred")
     assert len(web.pairs) >= 100 + 24 + 6 and web.medals == 3
     assert any(len(total) == 3 for _name, total in web.pairs)
@@ -150,7 +155,7 @@ def test_every_total_of_the_bracket_reads_on_its_players_line_as_the_page_shows(
     assert not wrong, f"{len(wrong)} of {len(web.pairs)} read otherwise on paper: {wrong[:5]}"
     words = Counter(w.strip(":") for line in lines for w in line.split())
     # Each medal word whole: once in the medal line at the top, once by its winner's name.
-    assert [words["GOLD"], words["SILVER"], words["BRONZE"]] == [2, 2, 2]
+    assert [words[medal] for medal in MEDAL_WORDS[language]] == [2, 2, 2]
 
 
 # -- the sign-in sheet (item 20) ------------------------------------------------------------------
