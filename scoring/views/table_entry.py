@@ -257,4 +257,7 @@ class DirectorReportView(DirectorRequiredMixin, TableMixin, View):
             handle_report(report, request.user, log=request.POST.get("action") == "log")
         except InfractionRejected as why:
             messages.error(request, str(why))
+        report.refresh_from_db(fields=["infraction"])
+        if report.infraction_id:  # the table page's alert says the penalty, as a direct log's
+            return redirect(f"{self.table.get_absolute_url()}?logged={report.infraction_id}")
         return redirect("table", self.event.slug, self.stage.number, self.table.number)
