@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players
-from tournament.models import Player
+from tournament.models import Action, Player
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,8 @@ def test_check_in_with_search_on_a_phone(desk_site, pages):
     expect(visible).to_contain_text("José Núñez")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
-    button = visible.get_by_role("button", name="José Núñez")
+    button = visible.locator(".desk-button")
+    expect(button).to_have_accessible_name("Check in José Núñez")
     button.click()
     expect(button).to_have_attribute("aria-pressed", "true")
     expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
@@ -48,8 +49,34 @@ def test_check_in_with_search_on_a_phone(desk_site, pages):
     expect(visible).to_have_count(1)
     expect(visible).to_contain_text("Jürgen Müller")
     page.screenshot(path=b.artifact("desk-phone.png"))
-    # A tap on an accidental check-in takes it back.
+    # Another tap on a checked-in player changes nothing; its own button undoes the check-in.
     page.get_by_label("Search a player").fill("NÚÑEZ")
-    visible.get_by_role("button", name="José Núñez").click()
+    button.click()
+    expect(page.locator("#desk-status")).to_have_text("José Núñez checked in.")
+    assert Player.objects.get(name="José Núñez").checked_in
+    visible.get_by_role("button", name="Undo check-in José Núñez").click()
+    expect(page.locator("#desk-status")).to_have_text("José Núñez checked out.")
     expect(page.locator('[data-count="checked_in"]')).to_have_text("0")
+    expect(button).to_have_attribute("aria-pressed", "false")
+    expect(visible.get_by_role("button", name="Undo check-in José Núñez")).to_be_hidden()
     assert not Player.objects.get(name="José Núñez").checked_in
+
+
+def test_a_double_click_on_check_in_never_checks_out(desk_site, pages):
+    page = pages(**b.PHONE)
+    page.goto(desk_site["url"] + "/director/e/desk/desk/")
+    b.log_in(page, "deskboss", PASSWORD)
+    page.get_by_label("Search a player").fill("zoe")
+    row = page.locator("#desk-list .desk-row:not(.d-none)")
+    expect(row).to_have_count(1)
+    button = row.locator(".desk-button")
+    button.dblclick()
+    expect(page.locator("#desk-status")).to_have_text("Zoë Ångström checked in.")
+    button.click()  # and once more, after the answer came back
+    expect(page.locator("#desk-status")).to_have_text("Zoë Ångström checked in.")
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
+    page.reload()
+    expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
+    assert Player.objects.get(name="Zoë Ångström").checked_in
+    assert not Action.objects.filter(verb="players.checked_out").exists()

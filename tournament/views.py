@@ -224,22 +224,36 @@ class CheckInView(DirectorRequiredMixin, EventMixin, TemplateView):
     http_method_names = ["post"]
 
     def post(self, request, *args, **kwargs):
-        checked_in = request.POST.get("checked_in") == "1"
+        state = request.POST.get("checked_in")
+        back = request.POST.get("back")
+        if state not in ("0", "1"):  # checking out is asked for, never what a post falls to
+            messages.error(request, _("Nothing changed: tap Check in or Undo check-in."))
+            return redirect("desk" if back == "desk" else "players", self.event.slug)
+        checked_in = state == "1"
         ids = request.POST.getlist("player") or [kwargs.get("pk")]
         ids = [int(i) for i in ids if re.fullmatch(r"[0-9]{1,12}", str(i))]
         count = check_in(self.event, ids, checked_in, request.user)
         if "application/json" in request.headers.get("Accept", ""):
             return JsonResponse({"changed": count, "state": checked_in, **desk_counts(self.event)})
-        messages.success(
-            request,
-            (_("%(n)s checked in.") if checked_in else _("%(n)s checked out.")) % {"n": count},
-        )
-        back = request.POST.get("back")
+        messages.success(request, check_in_message(self.event, ids, checked_in, count))
         if back == "desk":
             q = request.POST.get("q", "")[:100]
             url = reverse("desk", args=[self.event.slug])
             return redirect(f"{url}?q={q}" if q else url)
         return redirect(reverse("players", args=[self.event.slug]) + "#players")
+
+
+def check_in_message(event: Event, ids: list[int], checked_in: bool, count: int) -> str:
+    """What a check-in post says: the player's name for one tap at the desk, and a repeated
+    tap says that nothing more happened."""
+    name = event.players.filter(pk=ids[0]).values_list("name", flat=True).first() if ids else None
+    if len(ids) != 1 or name is None:
+        return (_("%(n)s checked in.") if checked_in else _("%(n)s checked out.")) % {"n": count}
+    if checked_in:
+        done = _("%(name)s checked in.") if count else _("%(name)s was already checked in.")
+    else:
+        done = _("%(name)s checked out.") if count else _("%(name)s was not checked in.")
+    return done % {"name": name}
 
 
 def desk_counts(event: Event) -> dict:
@@ -268,6 +282,8 @@ class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
             "in": _("In ✓"),
             "out": _("Check in"),
             "failed": _("Not saved: check the connection and tap again."),
+            "checked_in": _("%(name)s checked in."),
+            "checked_out": _("%(name)s checked out."),
         }
         return ctx
 

@@ -1,6 +1,7 @@
 // The check-in desk (templates/tournament/desk.html): the list filters itself as one types
 // (names compared without case or accents, like the server's search key), and a tap checks a
-// player in or out without reloading the page. Without this script the page still works: the
+// player in without reloading the page (a second tap changes nothing); "Undo check-in" is its
+// own button. Without this script the page still works: the
 // search goes to the server and each tap posts its form.
 (function () {
   "use strict";
@@ -39,19 +40,30 @@
     filter();
   });
 
-  function show(button, checkedIn) {
-    button.value = checkedIn ? "0" : "1";
+  const status = document.getElementById("desk-status");
+
+  // The row's state: its Check in button (which only ever checks in, so a second tap changes
+  // nothing) and, once in, the Undo check-in button placed away from it.
+  function show(row, checkedIn) {
+    const button = row.querySelector(".desk-button");
     button.setAttribute("aria-pressed", checkedIn ? "true" : "false");
     button.querySelector(".desk-state").textContent = checkedIn ? texts.in : texts.out;
     button.classList.toggle("btn-success", checkedIn);
     button.classList.toggle("btn-outline-primary", !checkedIn);
+    row.querySelector(".desk-undo-form").classList.toggle("d-none", !checkedIn);
+  }
+
+  function say(text) {
+    status.textContent = text;
+    status.classList.remove("d-none");
   }
 
   list.addEventListener("submit", function (event) {
-    const form = event.target.closest(".desk-tap");
+    const form = event.target.closest(".desk-tap, .desk-undo-form");
     if (!form) return;
     event.preventDefault();
-    const button = form.querySelector(".desk-button");
+    const row = form.closest(".desk-row");
+    const button = form.querySelector("button");
     if (button.disabled) return; // a second tap while the first is on its way
     const data = new FormData(form);
     data.set("checked_in", button.value);
@@ -67,7 +79,9 @@
         return response.json();
       })
       .then(function (answer) {
-        show(button, answer.state);
+        show(row, answer.state);
+        const name = row.querySelector("a").textContent;
+        say((answer.state ? texts.checked_in : texts.checked_out).replace("%(name)s", name));
         ["checked_in", "registered", "seated"].forEach(function (name) {
           const cell = document.querySelector('[data-count="' + name + '"]');
           if (cell) cell.textContent = answer[name];
