@@ -5,13 +5,19 @@ tournament/history.py after the commit) asks for a backup of its file. One worke
 server process writes them, so a save never waits on the disk:
 
 - at most one file per event every ``BACKUP_SECONDS`` (30): a change within that time is
-  backed up when it has passed (the last change of a burst is never left out);
+  backed up when it has passed (the last change of a burst is never left out), and never
+  later: the first change not yet in a file is in one ``BACKUP_SECONDS`` after it at the most,
+  however long the changes keep coming (``backups.due_at``), a file being begun as much
+  earlier as the event's last one took to write;
 - a stage's close is backed up at once, in a file that is kept for good;
 - a change already in the newest file (another process wrote it) writes nothing.
 
 The worker starts with the first change (nothing to start by hand); when the process ends
 (Ctrl+C on `make hall`, a command that changed an event) what still waits for its turn is
-written first. ``wait_for_backups`` lets the tests wait for it.
+written first. Under `make hall` the server also writes, when it starts and when it stops,
+every event changed since its last file (``backups.catch_up``, tournament/hall_server.py):
+what a process killed before its turn had not written. ``wait_for_backups`` lets the tests
+wait for it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import atexit
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -39,10 +46,15 @@ class _Due:
 
 
 class BackupWorker:
-    def __init__(self) -> None:
+    """``clock`` is the real one but in tests, which also run it ``threaded=False``
+    (``run_due``)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, threaded: bool = True) -> None:
+        self.clock, self.threaded = clock, threaded
         self._lock = threading.Condition()
         self._due: dict[int, _Due] = {}  # event id -> when its backup is due
-        self._last: dict[int, float] = {}  # event id -> when this process last wrote one
+        self._last: dict[int, float] = {}  # event id -> when this process last began one
+        self._took: dict[int, float] = {}  # event id -> how long its last one took here
         self._busy = False
         self._flushing = False  # every turn is taken now, whatever the wait
         self._at_exit = False
@@ -51,12 +63,13 @@ class BackupWorker:
     def ask(self, event_id: int, closed_stage_id: int | None = None, after: float = 0.0) -> None:
         """A change of the event was committed: back it up now, or when its wait is over
         (``after``: seconds another process's backup asks to wait)."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             if closed_stage_id is not None:
                 at = now
             else:
-                at = max(now + after, self._last.get(event_id, -1e9) + settings.BACKUP_SECONDS)
+                last = self._last.get(event_id)
+                at = max(now + after, backups.due_at(now, last, self._spacing(event_id)))
             due = self._due.get(event_id)
             if due is None:
                 self._due[event_id] = _Due(at, [closed_stage_id] if closed_stage_id else [])
@@ -67,7 +80,14 @@ class BackupWorker:
             self._start()
             self._lock.notify_all()
 
+    def _spacing(self, event_id: int) -> float:
+        """The wait between two files' beginnings: ``BACKUP_SECONDS`` less what the event's
+        last file took to write (up to half of it), so that each is complete in time."""
+        return backups.spacing(settings.BACKUP_SECONDS, self._took.get(event_id, 0.0))
+
     def _start(self) -> None:
+        if not self.threaded:
+            return
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="backups", daemon=True)
             self._thread.start()
@@ -90,31 +110,47 @@ class BackupWorker:
             with self._lock:
                 self._flushing = False
 
+    def _ready(self) -> tuple[int, _Due] | None:
+        """The backup due soonest if its time has come (taken off the list), with the lock."""
+        now = self.clock()
+        ready = [(d.at, e) for e, d in self._due.items() if d.at <= now]
+        if not ready:
+            return None
+        event_id = min(ready)[1]
+        self._busy = True
+        return event_id, self._due.pop(event_id)
+
     def _next(self) -> tuple[int, _Due]:
         with self._lock:
-            while True:
-                now = time.monotonic()
-                ready = [(d.at, e) for e, d in self._due.items() if d.at <= now]
-                if ready:
-                    event_id = min(ready)[1]
-                    self._busy = True
-                    self._last[event_id] = now
-                    return event_id, self._due.pop(event_id)
+            while (ready := self._ready()) is None:
                 soonest = min((d.at for d in self._due.values()), default=None)
-                self._lock.wait(None if soonest is None else soonest - now)
+                self._lock.wait(None if soonest is None else soonest - self.clock())
+            return ready
 
     def _run(self) -> None:
         while True:
-            event_id, due = self._next()
-            try:
-                self._back_up(event_id, due)
-            except Exception:  # the worker outlives any one backup; the failure is logged
-                logger.exception("Backup of event %s failed", event_id)
-            finally:
+            self._do(*self._next())
+
+    def run_due(self) -> None:
+        """Write, here and now, the backups whose time has come (a worker not threaded)."""
+        while True:
+            with self._lock:
+                ready = self._ready()
+            if ready is None:
+                return
+            self._do(*ready)
+
+    def _do(self, event_id: int, due: _Due) -> None:
+        try:
+            self._back_up(event_id, due)
+        except Exception:  # the worker outlives any one backup; the failure is logged
+            logger.exception("Backup of event %s failed", event_id)
+        finally:
+            if self.threaded:
                 connection.close()
-                with self._lock:
-                    self._busy = False
-                    self._lock.notify_all()
+            with self._lock:
+                self._busy = False
+                self._lock.notify_all()
 
     def _back_up(self, event_id: int, due: _Due) -> None:
         for stage_id in due.closed_stage_ids:
@@ -127,11 +163,16 @@ class BackupWorker:
         version = Event.objects.filter(pk=event_id).values_list("version", flat=True).first()
         if version is None or version == backups.last_backed_up_version(event_id):
             return  # the event is gone, or this change is in the newest file already
+        began = self.clock()
         wait = backups.take_turn(event_id, 0 if self._flushing else settings.BACKUP_SECONDS)
-        if wait:  # another process wrote one within the wait: this change goes after it
+        if wait:  # another process began one within the wait: this change goes when it ends
             self.ask(event_id, after=wait)
             return
+        with self._lock:
+            self._last[event_id] = began
         backups.back_up(event_id)
+        with self._lock:
+            self._took[event_id] = self.clock() - began
 
     def wait(self, timeout: float = 60) -> bool:
         """Wait until every backup asked for is written (however long its debounce); False
@@ -150,6 +191,7 @@ class BackupWorker:
         with self._lock:
             self._due.clear()
             self._last.clear()
+            self._took.clear()
 
 
 worker = BackupWorker()

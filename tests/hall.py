@@ -91,18 +91,25 @@ class Hall:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
 
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        """Stop the hall as a director (SIGINT: Ctrl+C) or a crash (SIGKILL: kill -9, every
+        process of it at once) would, and wait until it has."""
+        os.killpg(self.process.pid, sig)
+        self.process.wait(timeout=60)
+
     @property
     def director_password(self) -> str:
         found = re.search(r"user 'director', password '([^']+)'", "".join(self.output))
         assert found, "make hall printed no director password"
         return found.group(1)
 
-    def manage(self, *args: str, stdin: str | None = None) -> str:
-        """``manage.py ARGS`` against the served database, as the hall's settings read it."""
+    def manage(self, *args: str, stdin: str | None = None, **env: str) -> str:
+        """``manage.py ARGS`` against the served database, as the hall's settings read it
+        (``env``: more variables, e.g. BACKUP_DIR="off")."""
         result = subprocess.run(  # noqa: S603
             [str(ROOT / ".venv/bin/python"), "manage.py", *args],
             cwd=ROOT,
-            env={**self.env, "HALL": "1", "DEBUG": "0", "TIME_ZONE": "UTC"},
+            env={**self.env, "HALL": "1", "DEBUG": "0", "TIME_ZONE": "UTC", **env},
             input=stdin,
             capture_output=True,
             text=True,

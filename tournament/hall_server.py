@@ -3,8 +3,13 @@
 Threads rather than many processes: the hall's requests are short and wait on SQLite's one
 writer; two processes keep a PDF being drawn from holding up score entry. When the server is
 ready it prints the URLs phones on the hall's network can open.
+
+When it is ready, and again when it has stopped (Ctrl+C, SIGTERM), the server backs up every
+event changed since its last backup file (``scoring.backups.catch_up``): the changes a
+process killed before its backup's turn left unwritten, and the last ones before a stop.
 """
 
+import logging
 import os
 
 from tournament.hall import hall_urls
@@ -20,9 +25,35 @@ wsgi_app = "tournament.wsgi:application"
 control_socket_disable = True  # no shared socket in the home folder: two halls may run
 
 
+def catch_up_backups() -> int:
+    """Back up every event changed since its last file; how many files were written. In
+    gunicorn's master, before it starts its workers (and after they stopped): its database
+    connection is closed again, never shared with a worker."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connections
+
+    from scoring.backups import catch_up
+
+    if not settings.BACKUPS_ON:
+        return 0
+    try:
+        return len(catch_up())
+    except Exception:  # the server serves (or stops) all the same; the failure is logged
+        logging.getLogger(__name__).exception("The backups at the server's start or stop failed")
+        return 0
+    finally:
+        connections.close_all()
+
+
 def when_ready(server):
+    written = catch_up_backups()
     urls = [url for b in server.cfg.bind for url in hall_urls(b)]
-    lines = ["", "The site is served to the hall's network. Phones open:"]
+    lines = [f"Backed up {written} event(s) changed since their last backup."] if written else []
+    lines += ["", "The site is served to the hall's network. Phones open:"]
     lines += [f"    {url}" for url in urls] or ["    (no network address: is Wi-Fi on?)"]
     lines += [
         "The director's event page has the join poster (address, QR code, Wi-Fi) to print.",
@@ -30,3 +61,9 @@ def when_ready(server):
         "",
     ]
     print("\n".join(lines), flush=True)
+
+
+def on_exit(server):
+    written = catch_up_backups()
+    if written:
+        print(f"Backed up {written} event(s) changed since their last backup.", flush=True)
