@@ -306,6 +306,9 @@ class Backup(models.Model):
     written_at = models.DateTimeField(_("last written at"), null=True, blank=True)
     path = models.CharField(_("last file"), max_length=1000, blank=True)
     version = models.PositiveBigIntegerField(_("event version in the last file"), default=0)
+    # Where the disk holding the last file's folder was mounted (a USB stick's mount point):
+    # a later backup into the same folder on another disk is refused (scoring/backups.py).
+    mount = models.CharField(_("disk of the last file"), max_length=1000, blank=True)
     failed_at = models.DateTimeField(_("last failed at"), null=True, blank=True)
     failure = models.CharField(_("why it failed"), max_length=500, blank=True)
 

@@ -14,13 +14,19 @@ CACHE_URL      where rendered pages are kept: locmem:// (default, one process's 
 LIVE_REFRESH_SECONDS   how often public pages ask whether anything changed (default 3).
 PROXY_COUNT    how many proxies in front of the site append to X-Forwarded-For (default 0:
                the client's address is the connection's).
+TRUSTED_PROXIES  comma-separated addresses or networks whose X-Forwarded-For is read (default
+               127.0.0.0/8,::1: a proxy on the same machine).
 HALL           "1" under `make hall`: the laptop serves a closed hall network over plain HTTP
                (DEBUG off, secret key kept in HALL_SECRET_KEY_FILE, hosts: the laptop's
                addresses and name, no HTTPS redirect, cookies not marked secure).
+HALL_SESSION_HOURS  a log-in from the hall's network (password and the laptop's one-time code)
+               lasts this long (default 8), on that device only.
 BACKUP_DIR     where each event's file is backed up after its changes (default backups/);
                "off" for no backups.
+SQLITE_SYNCHRONOUS  FULL (default: a save answered survives a power cut), EXTRA or NORMAL.
 """
 
+import ipaddress
 import os
 import zoneinfo
 from datetime import timedelta
@@ -128,6 +134,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "tournament.middleware.HallSessionMiddleware",  # under HALL: a session stays on its device
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -164,10 +171,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # (WAL), and every write transaction takes the write lock when it begins (IMMEDIATE), so
     # concurrent writers queue (up to SQLITE_BUSY_SECONDS) instead of failing with
     # "database is locked" when a reader tries to become a writer.
+    # synchronous=FULL: a save the site answered is on the disk before the answer, and
+    # survives a power cut (NORMAL may lose the last ones; SQLITE_SYNCHRONOUS=NORMAL to
+    # measure it: README "SQLite holds a hall").
+    synchronous = env_choice("SQLITE_SYNCHRONOUS", "FULL", ("FULL", "EXTRA", "NORMAL"))
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": int(os.environ.get("SQLITE_BUSY_SECONDS", "30")),
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={synchronous};",
     }
     # Tests use a file too (not shared-cache memory, whose table locks ignore the timeout),
     # so that the threaded tests see what a hall sees.
@@ -238,6 +249,8 @@ PRINT_BLANK_ON_SEATING = env_bool("PRINT_BLANK_ON_SEATING", True)
 # An uploaded event file larger than this (bytes) is imported in the background, its progress
 # on a page of its own, so that no web worker is held for the seconds a large one takes.
 IMPORT_IN_REQUEST_BYTES = env_int("IMPORT_IN_REQUEST_BYTES", 1_000_000)
+# The same for a registration list (CSV or workbook, at most 2 MB): read in the background.
+REGISTRATION_IN_REQUEST_BYTES = env_int("REGISTRATION_IN_REQUEST_BYTES", 256_000)
 
 # Public pages ask this often (seconds) whether the event changed, and then fetch only the
 # parts that did (static/js/live.js, htmx).
@@ -273,6 +286,15 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
 AXES_CLIENT_IP_CALLABLE = "tournament.security.client_ip"
 PROXY_COUNT = env_int("PROXY_COUNT", 0)
+# X-Forwarded-For is read only from these peers (the proxy's addresses or networks).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.0/8", "::1"])
+for _network in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXIES must list addresses or networks (10.0.0.0/8), not {_network!r}."
+        ) from None
 
 # Content-Security-Policy (django-csp 4): only the site's own scripts, styles and fonts; no
 # inline script or style attribute anywhere (json_script data blocks are not scripts).
@@ -309,6 +331,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"one_line_refusals": {"()": "tournament.middleware.OneLineRefusals"}},
     "handlers": {LOG_HANDLER: LOG_HANDLERS[LOG_HANDLER]},
     "root": {"handlers": [LOG_HANDLER], "level": LOG_LEVEL},
     "loggers": {
@@ -316,6 +339,8 @@ LOGGING = {
         # record goes to the root handler, whatever DEBUG says.
         "django": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
         "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # A refusal (403, 404...) is one line without a traceback; a 500 keeps its traceback.
+        "django.request": {"filters": ["one_line_refusals"]},
         # WeasyPrint reports each step of every PDF at INFO, django-axes each start.
         "weasyprint": {"level": "WARNING"},
         "axes.apps": {"level": "WARNING"},
@@ -337,6 +362,9 @@ BACKUP_KEEP = env_int("BACKUP_KEEP", 20, minimum=1)  # the newest kept (and one 
 # The address `make hall` listens on (the join poster and the big clock's QR code name the
 # laptop's addresses on that port).
 HALL_BIND = os.environ.get("HOST") or "0.0.0.0:8000"  # noqa: S104 (the hall's network)
+# A log-in from the hall's network (with the laptop's code, tournament/hall_login.py) lasts
+# this long, on that device only.
+HALL_SESSION_HOURS = env_int("HALL_SESSION_HOURS", 8, minimum=1)
 
 if HALL:
     # A closed hall network has no certificates: plain HTTP, cookies not marked secure.
