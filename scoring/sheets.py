@@ -6,7 +6,7 @@ is tournament/rules.py's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import ClassVar
 
@@ -14,6 +14,7 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from scoring import penalties
+from scoring.awards import PLAYOFF_PENDING, MedalResult, medal_places
 from scoring.models import Infraction, Round, Score, ScoreChange
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.rules import RuleSet, places, running_totals
@@ -570,17 +571,26 @@ class StandingsRow:
 
     @property
     def rank(self) -> int:
-        """The place for sorting: a withdrawal after every place."""
-        return self.place if self.place is not None else 1_000_000
+        """The place for sorting: a withdrawal after every place, a player with no round yet
+        after them."""
+        if self.place is not None:
+            return self.place
+        return 1_000_000 if self.rounds else 1_000_001
 
 
 def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> list[StandingsRow]:
-    """Everyone seated in the stage by lowest total; ties share a place. A player who withdrew
-    during the stage has no place and is listed last, with the rounds played."""
+    """Everyone seated in the stage by lowest total; ties share a place. Only players with a
+    round played are ranked: a player who withdrew during the stage has no place and is
+    listed after them, with the rounds played; a player with no round yet (a table that has
+    not started) has no place either and is listed last (issue 28 item 5)."""
     sheets = stage_sheets(stage) if sheets is None else sheets
     entries = [(sheet, p, sheet.totals.get(p.pk, 0)) for sheet in sheets for p in sheet.players]
     stage_places = places(
-        {p.pk: total for sheet, p, total in entries if sheet.withdrew_after(p) is None}
+        {
+            p.pk: total
+            for sheet, p, total in entries
+            if sheet.withdrew_after(p) is None and sheet.played
+        }
     )
     infractions = {pk: n for sheet in sheets for pk, n in sheet.infraction_counts.items()}
     rows = [
@@ -595,5 +605,53 @@ def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> lis
         )
         for sheet, p, total in entries
     ]
-    last = len(rows) + 1
-    return sorted(rows, key=lambda r: (r.place or last, r.player.name))
+    return sorted(rows, key=lambda r: (r.rank, r.player.name))
+
+
+def settled_places(by_total: dict[int, int], result: MedalResult | None) -> dict[int, int]:
+    """A Final's places once its medals are settled (issue 28 item 18): each medalist at
+    their medal's place (1 gold, 2 silver, 3 bronze: a playoff's winner before the player
+    they were tied with), everyone else after the medalists in their order by total.
+    ``by_total`` is the places by total; they stay as they are while no medal is settled or a
+    medal playoff is still owed (never a guess). Who gets a medal is awards.medals' alone."""
+    shown = medal_places(result) if result is not None else {}
+    if not shown or PLAYOFF_PENDING in shown.values():
+        return dict(by_total)
+    medalists = {pk: place for pk, place in shown.items() if pk in by_total}
+    others = places({pk: place for pk, place in by_total.items() if pk not in medalists})
+    return {**medalists, **{pk: len(medalists) + place for pk, place in others.items()}}
+
+
+def settled_standings(rows: list[StandingsRow], result: MedalResult | None) -> list[StandingsRow]:
+    """A Final's standings rows placed and ordered as its medals settled them
+    (settled_places); those without a place stay last, as stage_standings lists them."""
+    by_total = {r.player.pk: r.place for r in rows if r.place is not None}
+    settled = settled_places(by_total, result)
+    if settled == by_total:
+        return rows
+    moved = [replace(r, place=settled.get(r.player.pk)) for r in rows]
+    return sorted(moved, key=lambda r: (r.rank, r.player.name))
+
+
+@dataclass(frozen=True)
+class StageProgress:
+    """How far a stage in progress has been played: its standings are partial."""
+
+    tables: int
+    finished: int  # tables whose game is over
+    rounds: int  # rounds entered
+    expected: int  # rounds to play: every engine, or the rounds played where the game is over
+
+
+def stage_progress(stage: Stage, sheets: list[TableSheet]) -> StageProgress | None:
+    """The progress of a stage whose standings are partial; None once they are final (the
+    stage closed, or every table's game over)."""
+    if stage.closed or not sheets or all(s.game_over for s in sheets if s.players):
+        return None
+    seated = [s for s in sheets if s.players]
+    return StageProgress(
+        tables=len(seated),
+        finished=sum(1 for s in seated if s.game_over),
+        rounds=sum(s.played for s in seated),
+        expected=sum(s.played if s.game_over else len(s.engines) for s in seated),
+    )

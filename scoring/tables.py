@@ -81,11 +81,37 @@ def url_head(name: str, *args) -> str:
     return url[: url.rindex("0/")]
 
 
+UNRANKED = "—"
+
+
 def place_text(place: int | None, sharing: int, withdrew_after: int | None = None) -> str:
-    """A place as the standings show it: T3 when shared; a withdrawal says so."""
+    """A place as the standings show it: T3 when shared; a withdrawal says so; a player with
+    no round played yet is unranked: "—"."""
     if place is None:
+        if withdrew_after is None:
+            return UNRANKED
         return _("withdrew after round %(n)s") % {"n": withdrew_after}
     return f"T{place}" if sharing > 1 else str(place)
+
+
+def progress_text(progress) -> str:
+    """What a stage in progress says above its standings (a StageProgress), or "" when they
+    are final."""
+    if progress is None:
+        return ""
+    if not progress.rounds:
+        return gettext("No round has been played yet: nobody is ranked.")
+    rounds = ngettext(
+        "Partial standings: %(rounds)s of %(expected)s round played",
+        "Partial standings: %(rounds)s of %(expected)s rounds played",
+        progress.expected,
+    ) % {"rounds": progress.rounds, "expected": progress.expected}
+    tables = ngettext(
+        "%(finished)s of %(tables)s table finished",
+        "%(finished)s of %(tables)s tables finished",
+        progress.tables,
+    ) % {"finished": progress.finished, "tables": progress.tables}
+    return f"{rounds}, {tables}."
 
 
 def standings_rows(event, stage, rows, sort: str) -> list[dict[str, str]]:
@@ -170,8 +196,9 @@ class StandingsTable(tables.Table):
         return value if record.rounds else "—"
 
     def value_place(self, value, record):
-        """Exports give the place as a number; tied rows share it; a withdrawal says so."""
-        if value is None:
+        """Exports give the place as a number; tied rows share it; a withdrawal says so; a
+        player with no round played yet has none (an empty cell)."""
+        if value is None and record.withdrew_after is not None:
             return _("withdrew after round %(n)s") % {"n": record.withdrew_after}
         return value
 

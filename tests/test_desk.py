@@ -316,7 +316,14 @@ def test_one_tap_checks_in_and_a_double_tap_checks_in_once(director_client, even
     post = {"player": ann.pk, "checked_in": "1", "back": "desk"}
     first = director_client.post(url, post, HTTP_ACCEPT="application/json").json()
     second = director_client.post(url, post, HTTP_ACCEPT="application/json").json()
-    assert first == {"changed": 1, "state": True, "registered": 2, "checked_in": 1, "seated": 0}
+    assert first == {
+        "changed": 1,
+        "state": True,
+        "registered": 2,
+        "withdrew": 0,
+        "checked_in": 1,
+        "seated": 0,
+    }
     assert second["changed"] == 0 and second["checked_in"] == 1
     assert Action.objects.filter(verb="players.checked_in").count() == 1
     page = director_client.get(desk_url(event)).content.decode()

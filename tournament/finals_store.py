@@ -27,7 +27,7 @@ def event_plans(event: Event, stage: Stage | None = None) -> list[tuple[str, Fin
     seats = Seat.objects.filter(stage=stage) if stage is not None else Seat.objects.none()
     counts = Counter(seats.values_list("player__division", flat=True))
     if not counts:
-        counts = Counter(event.players.filter(checked_in=True).values_list("division", flat=True))
+        counts = Counter(event.players.present().values_list("division", flat=True))
         stage = None
     if stage is None:
         return [(d, plan_finals(n, rules, options)) for d, n in sorted(counts.items())]

@@ -332,10 +332,33 @@ class Event(models.Model):
         return user.is_superuser or self.directors.filter(pk=user.pk).exists()
 
 
+# Registered: a player of the event who has not withdrawn. Every page that counts players
+# counts them so (issue 28 item 21): PlayerQuerySet.registered() and counts().
+REGISTERED = Q(withdrawn=False)
+
+
 class PlayerQuerySet(models.QuerySet):
+    def registered(self):
+        """The players not withdrawn: those an event counts as registered."""
+        return self.filter(REGISTERED)
+
     def present(self):
         """Checked in and not withdrawn: the players a draw seats."""
-        return self.filter(checked_in=True, withdrawn=False)
+        return self.registered().filter(checked_in=True)
+
+    def counts(self, seated_in: int | None = None) -> dict[str, int]:
+        """The counts the event page, the players page and the desk show, in one query:
+        ``registered`` (not withdrawn), ``withdrew``, ``checked_in`` (registered and checked
+        in: present, what the road to the Final starts from), and ``seated`` (registered and
+        seated in the stage of id ``seated_in``; 0 without one)."""
+        return self.aggregate(
+            registered=models.Count("pk", filter=REGISTERED, distinct=True),
+            withdrew=models.Count("pk", filter=~REGISTERED, distinct=True),
+            checked_in=models.Count("pk", filter=REGISTERED & Q(checked_in=True), distinct=True),
+            seated=models.Count(
+                "seats", filter=REGISTERED & Q(seats__stage_id=seated_in), distinct=True
+            ),
+        )
 
     def matching(self, text: str):
         """The players whose name contains ``text``, without case or accents."""

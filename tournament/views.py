@@ -72,7 +72,8 @@ class HomeView(ListView):
     context_object_name = "events"
 
     def get_queryset(self):
-        return Event.objects.listed().annotate(player_count=Count("players"))
+        registered = Count("players", filter=Q(players__withdrawn=False))  # as Player's REGISTERED
+        return Event.objects.listed().annotate(player_count=registered)
 
 
 class EventHomeView(EventMixin, TemplateView):
@@ -89,8 +90,7 @@ class EventHomeView(EventMixin, TemplateView):
         for s in rows:
             s.table_count, s.seat_count = tables.get(s.pk, 0), seated.get(s.pk, 0)
         ctx["stage_rows"] = rows
-        ctx["player_count"] = self.event.players.count()
-        ctx["checked_in_count"] = self.event.players.filter(checked_in=True).count()
+        ctx["counts"] = self.event.players.counts()
         ctx["backups_on"], ctx["backup_dir"] = settings.BACKUPS_ON, settings.BACKUP_DIR
         if self.is_director:
             ctx["finals_plans"] = event_plans(self.event)
@@ -195,6 +195,7 @@ class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["players"] = self.event.players.all()
+        ctx["counts"] = self.event.players.counts()
         ctx["csv_form"] = CsvImportForm()
         return ctx
 
@@ -257,13 +258,9 @@ def check_in_message(event: Event, ids: list[int], checked_in: bool, count: int)
 
 
 def desk_counts(event: Event) -> dict:
-    """Checked in, registered (not withdrawn), seated in the first stage: one query."""
+    """Checked in, registered (not withdrawn), withdrew, seated in the first stage."""
     first = event.stages.order_by("number").values_list("pk", flat=True).first()
-    return event.players.filter(withdrawn=False).aggregate(
-        registered=Count("pk", distinct=True),
-        checked_in=Count("pk", filter=Q(checked_in=True), distinct=True),
-        seated=Count("seats", filter=Q(seats__stage_id=first), distinct=True),
-    )
+    return event.players.counts(seated_in=first)
 
 
 class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):

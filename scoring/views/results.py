@@ -29,6 +29,9 @@ from scoring.services import RoundRejected, end_games
 from scoring.sheets import (
     event_sheets,
     event_summaries,
+    settled_places,
+    settled_standings,
+    stage_progress,
     stage_standings,
     stage_summaries,
     table_sheet,
@@ -36,6 +39,7 @@ from scoring.sheets import (
 from scoring.table_entry import phone_rounds
 from scoring.tables import (
     place_text,
+    progress_text,
     standings_headers,
     standings_rows,
     standings_sort,
@@ -71,6 +75,7 @@ def bracket(results):
     pending: dict[int, set[int]] = {}  # stage id -> players whose outcome a playoff decides
     for o in results.owed:
         pending.setdefault(o.stage.pk, set()).update(o.owed.players)
+    settled_by = {d.division: d.result for d in results.medals}
     out = []
     for stage in sorted(results.sheets, key=lambda s: s.number):
         head = url_head("table", results.event.slug, stage.number)
@@ -79,8 +84,16 @@ def bracket(results):
         wild = results.wildcards_of(stage)
         for sheet in results.sheets[stage]:
             adv = results.advancement.get(sheet.table.pk)
-            final = table_division(sheet) in decides
+            division = table_division(sheet)
+            final = division in decides
             places = sheet.places
+            totals = sheet.totals
+            if final:  # a Final's order as its medals settled it (issue 28 item 18)
+                places = settled_places(places, settled_by.get(division))
+                last = len(places) + 1
+                order = {p.pk: (places.get(p.pk, last), totals.get(p.pk, 0)) for p in sheet.players}
+            else:
+                order = {p.pk: totals.get(p.pk, 0) for p in sheet.players}
             rows = [
                 {
                     "player": p,
@@ -93,7 +106,7 @@ def bracket(results):
                     "medal": medal_of.get(p.pk) if final else None,
                     "pending": p.pk in pending.get(stage.pk, ()),
                 }
-                for p in sorted(sheet.players, key=lambda p: sheet.totals.get(p.pk, 0))
+                for p in sorted(sheet.players, key=lambda p: order[p.pk])
             ]
             number = sheet.table.number
             tables.append(
@@ -158,7 +171,7 @@ def results_standings(results):
             stage,
             [
                 (row, outcome.get(row.player.pk, ""), text)
-                for row, text in result_rows(stage, sheets)
+                for row, text in result_rows(stage, sheets, stage_medals(results, stage))
             ],
             bool(results.decides(stage)),
         )
@@ -167,9 +180,18 @@ def results_standings(results):
     ]
 
 
-def result_rows(stage, sheets):
-    """A stage's standings rows, each with its place, table and total as the page shows them."""
-    rows = stage_standings(stage, sheets)
+def stage_medals(results, stage):
+    """The medals ``stage`` settles when it is the Final of one division, else None."""
+    decides = results.decides(stage)
+    if len(decides) != 1:
+        return None
+    return next((d.result for d in results.medals if d.division == decides[0]), None)
+
+
+def result_rows(stage, sheets, medals=None):
+    """A stage's standings rows, each with its place, table and total as the page shows them;
+    a Final's as its ``medals`` settled them (a playoff's winner first)."""
+    rows = settled_standings(stage_standings(stage, sheets), medals)
     shared = Counter(r.place for r in rows)
     for r in rows:
         place = place_text(r.place, shared[r.place], r.withdrew_after)
@@ -275,6 +297,7 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
             headers=standings_headers(sort),
             plain_rows=SimpleLazyObject(lambda: standings_rows(event, stage, standings, sort)),
             cards=SimpleLazyObject(lambda: table_cards(event, stage, sheets)),
+            progress_note=SimpleLazyObject(lambda: progress_text(stage_progress(stage, sheets))),
             fragment_key=fragment_key(event),
             fragment_seconds=settings.FRAGMENT_CACHE_SECONDS,
             spread=SimpleLazyObject(

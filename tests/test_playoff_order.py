@@ -1,0 +1,111 @@
+"""Issue 28 item 18: a playoff's result orders the Final's standings. After Zoë wins the
+bronze playoff against Thelma (both at 20), Zoë is third and listed above Thelma, fourth, on
+the results page, the bracket and the results PDF; who gets a medal does not change."""
+
+import io
+import re
+
+import pdfplumber
+import pytest
+
+from scoring.sheets import table_sheet
+from tests.factories import make_players, seat
+from tests.test_advancement import close, medals, play_totals, short_event
+from tournament.models import Stage, StageKind
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def final(director):
+    event = short_event(director)
+    make_players(event, ["Ann", "Bo", "Thelma", "Zoë", "Ed"])
+    return seat(event, stage_number=2)
+
+
+def bronze_playoff(director_client, final):
+    """Ann and Bo tie for gold; Thelma and Zoë tie at 20: the bronze playoff is owed."""
+    play_totals(final.tables.get(), dict(Ann=5, Bo=5, Thelma=20, Zoë=20, Ed=40))
+    close(director_client, final)
+    return Stage.objects.get(event=final.event, kind=StageKind.PLAYOFF)
+
+
+def zoe_wins(director_client, playoff):
+    """The director enters the playoff round on its page: Zoë 0, Thelma 12."""
+    url = f"/director/e/{playoff.event.slug}/{playoff.number}/table/1/enter/"
+    pips = {p.name: p.pk for p in table_sheet(playoff.tables.get()).players}
+    director_client.post(url, {"engine": 12, f"p{pips['Zoë']}": 0, f"p{pips['Thelma']}": 12})
+
+
+def final_results(client, event):
+    """(place, player, medal) per row of the Final on the results page."""
+    page = client.get(f"/e/{event.slug}/results/").content.decode()
+    body = page.split('data-stage="2"', 1)[1].split("</tbody>", 1)[0]
+    return [
+        (cells[0], cells[1], cells[4])
+        for cells in (
+            [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body)
+        )
+        if cells
+    ]
+
+
+def test_the_results_list_the_bronze_playoff_winner_third_above_the_player_she_beat(
+    client, director_client, final
+):
+    playoff = bronze_playoff(director_client, final)
+    zoe_wins(director_client, playoff)
+    assert medals(final.event) == {"gold": ["Ann", "Bo"], "silver": [], "bronze": ["Zoë"]}
+    assert final_results(client, final.event) == [
+        ("T1", "Ann", "Gold"),
+        ("T1", "Bo", "Gold"),
+        ("3", "Zoë", "Bronze"),
+        ("4", "Thelma", ""),
+        ("5", "Ed", ""),
+    ]
+
+
+def test_until_the_playoff_is_played_the_tie_stays_a_tie(client, director_client, final):
+    bronze_playoff(director_client, final)
+    assert final_results(client, final.event) == [
+        ("T1", "Ann", "Gold"),
+        ("T1", "Bo", "Gold"),
+        ("T3", "Thelma", "playoff pending"),
+        ("T3", "Zoë", "playoff pending"),
+        ("5", "Ed", ""),
+    ]
+
+
+def test_the_bracket_lists_the_playoff_winner_first(client, director_client, final):
+    zoe_wins(director_client, bronze_playoff(director_client, final))
+    page = client.get(f"/e/{final.event.slug}/bracket/").content.decode()
+    section = page.split(">Final ", 1)[1].split("</section>", 1)[0]
+    order = [n for n in re.findall(r'class="bracket-name">\s*([^<\s]+)', section)]
+    assert order == ["Ann", "Bo", "Zoë", "Thelma", "Ed"]
+    response = client.get(f"/e/{final.event.slug}/bracket/")
+    rows = next(b for b in response.context["bracket"] if b["stage"].pk == final.pk)
+    assert [r["place"] for r in rows["tables"][0]["rows"]] == [1, 1, 3, 4, 5]
+
+
+def pdf_lines(content: bytes) -> list[str]:
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        return [line for page in pdf.pages for line in page.extract_text().splitlines()]
+
+
+def test_the_results_and_bracket_pdfs_list_zoe_third_and_thelma_fourth(
+    client, director_client, final
+):
+    zoe_wins(director_client, bronze_playoff(director_client, final))
+    lines = pdf_lines(client.get(f"/e/{final.event.slug}/results.pdf").content)
+    final_part = lines[lines.index("Final") :]
+    rows = [line for line in final_part if re.match(r"^(T?\d+) (Ann|Bo|Zoë|Thelma|Ed) ", line)]
+    assert [line.split()[:2] for line in rows] == [
+        ["T1", "Ann"],
+        ["T1", "Bo"],
+        ["3", "Zoë"],
+        ["4", "Thelma"],
+        ["5", "Ed"],
+    ]
+    text = "\n".join(pdf_lines(client.get(f"/e/{final.event.slug}/bracket.pdf").content))
+    assert text.index("Zoë") < text.index("Thelma")
