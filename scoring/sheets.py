@@ -18,6 +18,7 @@ from scoring.awards import PLAYOFF_PENDING, MedalResult, medal_places
 from scoring.models import Infraction, Round, Score, ScoreChange
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.rules import RuleSet, places, running_totals
+from tournament.text import name_sort_key
 
 
 def game_over(
@@ -605,7 +606,7 @@ def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> lis
         )
         for sheet, p, total in entries
     ]
-    return sorted(rows, key=lambda r: (r.rank, r.player.name))
+    return sorted(rows, key=lambda r: (r.rank, name_sort_key(r.player.name)))
 
 
 def settled_places(by_total: dict[int, int], result: MedalResult | None) -> dict[int, int]:
@@ -630,7 +631,7 @@ def settled_standings(rows: list[StandingsRow], result: MedalResult | None) -> l
     if settled == by_total:
         return rows
     moved = [replace(r, place=settled.get(r.player.pk)) for r in rows]
-    return sorted(moved, key=lambda r: (r.rank, r.player.name))
+    return sorted(moved, key=lambda r: (r.rank, name_sort_key(r.player.name)))
 
 
 @dataclass(frozen=True)

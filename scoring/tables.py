@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 
 from scoring.exports import export_player_id
+from tournament.text import name_sort_key
 
 MAX_PER_PAGE = 500
 
@@ -49,7 +50,7 @@ STANDINGS_COLUMNS = [
 # A player who withdrew has no place: after everyone placed.
 _SORT_KEYS = {
     "place": lambda r: (r.place is None, r.place or 0),
-    "player": lambda r: r.player.name,
+    "player": lambda r: name_sort_key(r.player.name),
     "table": lambda r: r.table.number,
     "rounds": lambda r: r.rounds,
     "total": lambda r: r.total,

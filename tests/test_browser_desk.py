@@ -80,3 +80,32 @@ def test_a_double_click_on_check_in_never_checks_out(desk_site, pages):
     expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
     assert Player.objects.get(name="Zoë Ångström").checked_in
     assert not Action.objects.filter(verb="players.checked_out").exists()
+
+
+@pytest.fixture
+def apostrophe_site(browser, live_server, transactional_db):
+    director = make_director("deskboss", PASSWORD)
+    event = make_event(director, name="Desk Open", slug="desk")
+    make_players(event, ["Zoë Ångström", "Olive O'Brien", "Émile Durand", "Eve Adams", "Ann Lee"])
+    return {"url": live_server.url, "event": event}
+
+
+@pytest.mark.parametrize("typed", ["O’Brien", "obrien"])
+def test_a_name_typed_with_a_curly_apostrophe_or_none_is_found(apostrophe_site, pages, typed):
+    page = pages(**b.PHONE)
+    page.goto(apostrophe_site["url"] + "/director/e/desk/desk/")
+    b.log_in(page, "deskboss", PASSWORD)
+    names = page.locator("#desk-list .desk-row:not(.d-none) .flex-grow-1 > a")
+    # A to Z as people read it: Émile among the E's.
+    expect(names).to_have_text(
+        ["Ann Lee", "Émile Durand", "Eve Adams", "Olive O'Brien", "Zoë Ångström"]
+    )
+    page.get_by_label("Search a player").press_sequentially(typed)
+    expect(names).to_have_text(["Olive O'Brien"])
+    page.get_by_role("button", name="Search").click()  # and the server's search agrees
+    expect(names).to_have_text(["Olive O'Brien"])
+
+    page.goto(apostrophe_site["url"] + "/e/desk/find/")
+    page.get_by_label("Your name").press_sequentially(typed)
+    page.get_by_label("Your name").press("Enter")
+    expect(page.locator(".card strong")).to_have_text(["Olive O'Brien"])

@@ -42,8 +42,9 @@ class NameField(models.CharField):
 
 
 class SearchKeyField(models.CharField):
-    """The search key of another field of the row (``tournament.text.search_key``), set on
-    every save, ``bulk_create`` included: searches compare keys, on SQLite and PostgreSQL."""
+    """The name key of another field of the row (``tournament.text.name_key``), set on every
+    save, ``bulk_create`` included: searches and A-to-Z lists compare keys, on SQLite and
+    PostgreSQL."""
 
     def __init__(self, *args, source: str = "name", **kwargs):
         self.source = source
@@ -58,8 +59,8 @@ class SearchKeyField(models.CharField):
         return name, "django.db.models.CharField", args, kwargs
 
     def pre_save(self, model_instance, add):
-        from tournament.text import search_key
+        from tournament.text import name_key
 
-        value = search_key(getattr(model_instance, self.source) or "")[: self.max_length]
+        value = name_key(getattr(model_instance, self.source) or "")[: self.max_length]
         setattr(model_instance, self.attname, value)
         return value

@@ -361,11 +361,17 @@ class PlayerQuerySet(models.QuerySet):
         )
 
     def matching(self, text: str):
-        """The players whose name contains ``text``, without case or accents."""
-        from tournament.text import search_key
+        """The players whose name contains ``text``, without case, accents, punctuation or
+        spaces ("obrien" and "O’Brien" find O'Brien)."""
+        from tournament.text import name_key
 
-        key = search_key(text)
+        key = name_key(text)
         return self.filter(search_key__contains=key) if key else self
+
+    def alphabetical(self):
+        """A to Z as a person reads it (``tournament.text.name_sort_key``): "Émile" among the
+        E's, the same on SQLite and PostgreSQL."""
+        return self.order_by(*self.model._meta.ordering)
 
 
 class Player(models.Model):
@@ -387,7 +393,8 @@ class Player(models.Model):
         default=False,
         help_text=_("Left the event: not drawn, cannot advance or medal; rounds played stay."),
     )
-    # The name without case and accents, for searches ("jose nunez" finds José Núñez).
+    # The name without case, accents, punctuation and spaces, for searches ("jose nunez" finds
+    # José Núñez, "obrien" finds O'Brien) and A-to-Z lists (tournament.text.name_key).
     search_key = SearchKeyField(_("search key"), max_length=120, source="name", blank=True)
 
     objects = PlayerQuerySet.as_manager()
@@ -395,7 +402,7 @@ class Player(models.Model):
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        ordering = ["name"]
+        ordering = ["search_key", "name"]  # A to Z (PlayerQuerySet.alphabetical)
         constraints = [
             models.UniqueConstraint(
                 fields=["event", "ref"], condition=~Q(ref=""), name="player_ref_unique_in_event"

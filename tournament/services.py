@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Stage, StageKind
 from tournament.registration import Entry, Sheet, entries, parse_brackets
-from tournament.text import search_key
+from tournament.text import name_key
 
 # Named in the language of the director who creates the event (a stage's name is stored).
 DEFAULT_STAGES = [
@@ -231,8 +231,8 @@ def preview_import(
             entry.match = pk
             same = name == entry.name and (club == entry.club or not entry.club)
             entry.status = "same" if same else "changed"
-        elif (search_key(entry.name), entry.club.casefold()) in by_name:
-            entry.match = by_name[search_key(entry.name), entry.club.casefold()]
+        elif (name_key(entry.name), entry.club.casefold()) in by_name:
+            entry.match = by_name[name_key(entry.name), entry.club.casefold()]
             entry.status = "same"
     return rows
 

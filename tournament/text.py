@@ -58,6 +58,28 @@ def search_key(text: str) -> str:
     return " ".join(bare.translate(_FOLD).split())
 
 
+# The apostrophes Unicode counts as letters (modifier letters: "Oʼ", the Hawaiian ʻokina).
+_APOSTROPHE_LETTERS = frozenset("\u02b9\u02bb\u02bc\u02bd\u02be\u02bf")
+
+
+def name_key(text: str) -> str:
+    """A name as searches and sorts compare it: its ``search_key`` with nothing but letters
+    and digits, so apostrophes of every kind, hyphens, periods and spaces do not count.
+
+    "O'Brien", "O’Brien", "o brien" and "obrien" give "obrien"; "Jean-Émile" gives
+    "jeanemile". Kept with each player (``Player.search_key``): a search is a plain
+    ``contains`` and an A-to-Z list an ``order_by`` on this key, the same on both databases
+    (letters and digits only, compared code point by code point).
+    """
+    return "".join(c for c in search_key(text) if c.isalnum() and c not in _APOSTROPHE_LETTERS)
+
+
+def name_sort_key(name: str) -> tuple[str, str]:
+    """Where ``name`` goes in an A-to-Z list: by its ``name_key`` ("Émile" among the E's, not
+    after "Zoë"), then by the name itself when two keys are equal."""
+    return name_key(name), name
+
+
 def translated(message) -> str:
     """A message of the plain-Python rules (a ``tournament.message.Message``, or an error
     carrying one) in the active language, with the messages among its values; any other text

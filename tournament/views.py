@@ -105,11 +105,9 @@ class FindTableView(EventMixin, TemplateView):
         q = self.request.GET.get("q", "").strip()[:100]
         ctx["q"] = q
         if q:
-            ctx["found"] = self.event.players.matching(q).prefetch_related(
-                Prefetch(
-                    "seats", Seat.objects.select_related("table", "stage").order_by("stage__number")
-                )
-            )[:50]
+            players = self.event.players.matching(q).alphabetical()
+            seats = Seat.objects.select_related("table", "stage").order_by("stage__number")
+            ctx["found"] = players.prefetch_related(Prefetch("seats", seats))[:50]
         return ctx
 
 
@@ -273,7 +271,7 @@ class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         q = self.request.GET.get("q", "").strip()[:100]
-        players = self.event.players.matching(q).order_by("name")
+        players = self.event.players.matching(q).alphabetical()
         ctx.update(q=q, players=players, counts=desk_counts(self.event))
         ctx["desk_texts"] = {
             "in": _("In ✓"),

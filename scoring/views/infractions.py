@@ -168,7 +168,7 @@ class InfractionLogView(DirectorRequiredMixin, EventMixin, TemplateView):
             self.request.GET,
             stages=ctx["stages"],
             tables=tables.order_by("stage__number", "number"),
-            players=self.event.players.order_by("name"),
+            players=self.event.players.alphabetical(),
         )
         rows = Infraction.objects.filter(table__stage__event=self.event, **form.filters())
         table = InfractionLogTable(

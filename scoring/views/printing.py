@@ -459,7 +459,7 @@ class SignInSheetPdfView(DirectorRequiredMixin, PdfMixin, EventMixin, TemplateVi
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["players"] = self.event.players.filter(withdrawn=False).order_by("name")
+        ctx["players"] = self.event.players.filter(withdrawn=False).alphabetical()
         return ctx
 
     def get_filename(self) -> str:

@@ -13,7 +13,7 @@ from tournament.forms import MovePlayerForm
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.models import Seat, StageKind
 from tournament.seating import DivisionsNotSeated, SeatingError, unusual_sizes
-from tournament.text import translated
+from tournament.text import name_sort_key, translated
 
 
 class SeatingView(StageMixin, TemplateView):
@@ -24,7 +24,7 @@ class SeatingView(StageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         seats = list(Seat.objects.filter(stage=self.stage).select_related("player", "table"))
-        ctx["alphabetical"] = sorted(seats, key=lambda s: s.player.name.casefold())
+        ctx["alphabetical"] = sorted(seats, key=lambda s: name_sort_key(s.player.name))
         tables: dict[int, list[Seat]] = {}
         for seat in sorted(seats, key=lambda s: (s.table.number, s.position)):
             tables.setdefault(seat.table.number, []).append(seat)

@@ -1,5 +1,6 @@
 // The check-in desk (templates/tournament/desk.html): the list filters itself as one types
-// (names compared without case or accents, like the server's search key), and a tap checks a
+// (names compared without case, accents, punctuation or spaces, like the server's name key:
+// tournament/text.py name_key), and a tap checks a
 // player in without reloading the page (a second tap changes nothing); "Undo check-in" is its
 // own button. Without this script the page still works: the
 // search goes to the server and each tap posts its form.
@@ -18,10 +19,7 @@
       .toLowerCase()
       .replace(/[ßæœøđðþłı]/g, function (c) { return FOLD[c]; })
       .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .split(/\s+/)
-      .filter(Boolean)
-      .join(" ");
+      .replace(/[^\p{L}\p{N}]|[\u02b9\u02bb-\u02bf]/gu, "");
   }
 
   function filter() {
