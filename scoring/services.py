@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import Round, Score, ScoreChange
 from scoring.sheets import store_totals, table_sheet
@@ -160,6 +161,7 @@ def record_round(
         stage=table.stage,
         table=table.number,
         engine=saved.engine,
+        pips={_name(sheet, pk): v for pk, v in clean.items()},
         **({"device": device} if device else {}),
     )
     if last:
@@ -170,6 +172,11 @@ def record_round(
 
         settle_playoff(table.stage)
     return saved
+
+
+def _name(sheet, player_id: int) -> str:
+    """A player's name as the history keeps it (their pips by name, in seat order)."""
+    return next((p.name for p in sheet.players if p.pk == player_id), str(player_id))
 
 
 def game_over_message(sheet) -> str:
@@ -229,7 +236,11 @@ def _end(table: Table, rounds_shown: int, user) -> None:
         raise _refuse(_("A game is marked over only once time has been called."))
     if rounds_shown != len(sheet.rounds):
         raise _refuse(
-            _("Table %(t)s has %(n)s round(s) now, not %(shown)s: reload the page.")
+            ngettext(
+                "Table %(t)s has %(n)s round now, not %(shown)s: reload the page.",
+                "Table %(t)s has %(n)s rounds now, not %(shown)s: reload the page.",
+                len(sheet.rounds),
+            )
             % {"t": table.number, "n": len(sheet.rounds), "shown": rounds_shown}
         )
     _mark_over(table, len(sheet.rounds), user)
@@ -302,6 +313,7 @@ def correct_round(
             table=round.table.number,
             engine=round.engine,
             changes=len(changes),
+            scores={_name(sheet, c.player_id): [c.old_pips, c.new_pips] for c in changes},
         )
     if changes and (stage.closed or stage.kind == StageKind.PLAYOFF):
         from scoring.advancement import sync_playoffs
@@ -338,8 +350,7 @@ def remove_round(round: Round, user, reason: str, key: str | None = None) -> Non
         raise _refuse(
             _("Only the table's last round can be removed: correct an earlier one instead.")
         )
-    names = {p.pk: p.name for p in sheet.players}
-    removed = {names.get(pk, str(pk)): v for pk, v in sheet.rounds[-1].pips.items()}
+    removed = {_name(sheet, pk): v for pk, v in sheet.rounds[-1].pips.items()}
     take_off_last_round(table, round)
     stage = table.stage
     if stage.kind == StageKind.PLAYOFF and stage.closed:

@@ -13,10 +13,14 @@ write that is no history entry, ``changed``) inside its transaction.
 
 from __future__ import annotations
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.dispatch import Signal
+from django.utils.text import capfirst
+from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from tournament.models import Action, Event, Stage, Submission
 
@@ -27,12 +31,17 @@ event_changed = Signal()
 VERBS = {
     "event.created": _("Event created"),
     "event.edited": _("Event details or rules changed"),
-    "players.added": _("%(count)s player(s) added"),
-    "players.checked_in": _("%(count)s player(s) checked in"),
-    "players.checked_out": _("%(count)s player(s) checked out"),
+    "players.added": ngettext_lazy("%(count)s player added", "%(count)s players added", "count"),
+    "players.checked_in": ngettext_lazy(
+        "%(count)s player checked in", "%(count)s players checked in", "count"
+    ),
+    "players.checked_out": ngettext_lazy(
+        "%(count)s player checked out", "%(count)s players checked out", "count"
+    ),
     "player.checked_in": _("%(player)s checked in"),
     "player.checked_out": _("%(player)s checked out"),
     "player.edited": _("Player %(player)s changed: %(changes)s"),
+    "player.deleted": _("Player deleted: %(player)s (id %(ref)s, club %(club)s)"),
     "player.withdrew": _("%(player)s withdrew"),
     "player.reinstated": _("%(player)s's withdrawal taken back"),
     "stage.late_arrival": _(
@@ -40,8 +49,14 @@ VERBS = {
     ),
     "event.archived": _("Event archived"),
     "event.unarchived": _("Event listed again"),
-    "stage.seated": _("%(stage)s seated at %(tables)s table(s)"),
-    "stage.unseated": _("%(stage)s: seating removed (%(tables)s table(s))"),
+    "stage.seated": ngettext_lazy(
+        "%(stage)s seated at %(tables)s table", "%(stage)s seated at %(tables)s tables", "tables"
+    ),
+    "stage.unseated": ngettext_lazy(
+        "%(stage)s: seating removed (%(tables)s table)",
+        "%(stage)s: seating removed (%(tables)s tables)",
+        "tables",
+    ),
     "stage.player_moved": _("%(stage)s: %(player)s moved to table %(table)s"),
     "stage.closed": _("%(stage)s closed"),
     "stage.created": _("%(stage)s created"),
@@ -56,17 +71,29 @@ VERBS = {
     "clock.resume": _("%(stage)s: clock resumed"),
     "clock.call_time": _("%(stage)s: time called"),
     "clock.undo_call": _("%(stage)s: time called taken back"),
-    "clock.add_minutes": _("%(stage)s: %(minutes)s minute(s) added to the clock"),
+    "clock.add_minutes": ngettext_lazy(
+        "%(stage)s: %(minutes)s minute added to the clock",
+        "%(stage)s: %(minutes)s minutes added to the clock",
+        "minutes",
+    ),
     "round.saved": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s saved"),
-    "round.corrected": _(
-        "%(stage)s, table %(table)s: round %(engine)s-%(engine)s corrected (%(changes)s)"
+    "round.corrected": ngettext_lazy(
+        "%(stage)s, table %(table)s: round %(engine)s-%(engine)s corrected "
+        "(%(changes)s score changed)",
+        "%(stage)s, table %(table)s: round %(engine)s-%(engine)s corrected "
+        "(%(changes)s scores changed)",
+        "changes",
     ),
     "table.game_over": _("%(stage)s, table %(table)s: game over after round %(rounds)s"),
     "table.game_reopened": _("%(stage)s, table %(table)s: game reopened"),
     "round.removed": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s removed"),
     "infraction.logged": _("%(stage)s, table %(table)s: infraction of %(player)s logged"),
     "infraction.changed": _("%(stage)s, table %(table)s: infraction of %(player)s now %(action)s"),
-    "scorekeeper.assigned": _("%(username)s keeps the score of %(count)s table(s)"),
+    "scorekeeper.assigned": ngettext_lazy(
+        "%(username)s keeps the score of %(count)s table",
+        "%(username)s keeps the score of %(count)s tables",
+        "count",
+    ),
     "stage.reopened": _("%(stage)s reopened; seating removed: %(unseated)s"),
     "playoff.removed": _("%(name)s removed (created by mistake)"),
     "player.unchecked_in": _("%(player)s: check-in undone"),
@@ -74,7 +101,11 @@ VERBS = {
     "round.confirmed": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s confirmed"),
     "round.sent_back": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s sent back"),
     "table.code_reissued": _("%(stage)s, table %(table)s: new table code"),
-    "stage.closed_unconfirmed": _("%(stage)s closed with %(count)s round(s) not confirmed"),
+    "stage.closed_unconfirmed": ngettext_lazy(
+        "%(stage)s closed with %(count)s round not confirmed",
+        "%(stage)s closed with %(count)s rounds not confirmed",
+        "count",
+    ),
     "infraction.reported": _("%(stage)s, table %(table)s: infraction of %(player)s reported"),
     "infraction.report_dismissed": _(
         "%(stage)s, table %(table)s: reported infraction of %(player)s dismissed"
@@ -84,15 +115,99 @@ VERBS = {
 }
 
 
+class _Known(dict):
+    """An entry's data; a value an older entry did not record reads "?"."""
+
+    def __missing__(self, key):
+        return "?"
+
+
 def describe(action: Action) -> str:
     """The entry as a sentence in the active language."""
     template = VERBS.get(action.verb)
     if template is None:
         return action.verb
     try:
-        return str(template) % action.data
-    except (KeyError, TypeError, ValueError):
-        return str(template)
+        return str(template % _Known(action.data))
+    except (TypeError, ValueError):
+        return str(template % _Known())
+
+
+def details(action: Action) -> list[str]:
+    """The values behind the entry, one line each, in the active language: a correction's
+    old → new pips per player, a removed or saved round's pips, an event setting's old → new.
+    An entry written before these were kept has none."""
+    data = action.data
+    if action.verb == "round.corrected":
+        return [
+            _("%(player)s: %(old)s → %(new)s") % {"player": name, "old": old, "new": new}
+            for name, (old, new) in data.get("scores", {}).items()
+        ]
+    if action.verb in ("round.removed", "round.saved"):
+        return [
+            _("%(player)s: %(pips)s") % {"player": name, "pips": pips}
+            for name, pips in data.get("pips", {}).items()
+        ]
+    if action.verb == "event.edited":
+        return [
+            _("%(field)s: %(old)s → %(new)s")
+            % {
+                "field": _setting_label(name),
+                "old": _setting_value(name, old),
+                "new": _setting_value(name, new),
+            }
+            for name, old, new in data.get("fields", [])
+        ]
+    return []
+
+
+# The event's fields whose change is no setting a director made.
+_NOT_SETTINGS = {"id", "version", "slug", "archived", "import_mapping"}
+
+
+def setting_changes(before: Event, after: Event) -> list[list]:
+    """[field, old, new] for each of the event's settings that differs (JSON values, shown
+    with the field's label and choices by ``details``)."""
+    out = []
+    for field in Event._meta.concrete_fields:
+        if field.name in _NOT_SETTINGS:
+            continue
+        old, new = field.value_from_object(before), field.value_from_object(after)
+        if old != new:
+            out.append([field.name, _json_value(old), _json_value(new)])
+    return out
+
+
+def _json_value(value):
+    if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
+        return value
+    return str(value)  # a date
+
+
+def _setting_label(name: str) -> str:
+    try:
+        return capfirst(Event._meta.get_field(name).verbose_name)
+    except FieldDoesNotExist:  # a field since removed
+        return name
+
+
+def _setting_value(name: str, value) -> str:
+    try:
+        field = Event._meta.get_field(name)
+    except FieldDoesNotExist:
+        field = None
+    if value is None or value == "" or value == [] or value == {}:
+        return "—"
+    if field is not None and field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(value, bool):
+        return gettext_now("yes") if value else gettext_now("no")
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    if isinstance(value, dict):
+        items = sorted(value.items(), key=lambda kv: (len(str(kv[0])), str(kv[0])))
+        return ", ".join(f"{k}:{v}" for k, v in items)
+    return str(value)
 
 
 def changed(event: Event | int, stage: Stage | int | None = None, verb: str = "") -> None:

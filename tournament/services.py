@@ -10,7 +10,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournament.history import claim, log_action, settle
+from tournament.history import claim, log_action, setting_changes, settle
 from tournament.models import Event, Player, Stage, StageKind
 from tournament.registration import Entry, Sheet, entries, parse_brackets
 from tournament.text import name_key
@@ -28,7 +28,10 @@ SLUG_ATTEMPTS = 10
 
 
 def unique_slug(name: str, date) -> str:
-    base = slugify(f"{name} {date.year}")[:70] or "event"
+    words = slugify(name)
+    if str(date.year) not in words.split("-"):  # "Spring Open 2026" says its year already
+        words = slugify(f"{name} {date.year}")
+    base = words[:70] or "event"
     slug, n = base, 2
     while Event.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
@@ -76,9 +79,10 @@ def create_event(event: Event, director, key: str | None = None) -> Event:
 @transaction.atomic
 def update_event(event: Event, user) -> Event:
     """Save a director's changes to the event's details or rules (already validated)."""
-    event.version = event.locked().version  # never write back a version read before
+    before = event.locked()
+    event.version = before.version  # never write back a version read before
     event.save()
-    log_action(event, "event.edited", user)
+    log_action(event, "event.edited", user, fields=setting_changes(before, event))
     return event
 
 
