@@ -142,8 +142,9 @@ def table_export(export_format: str, table: Table, title: str) -> TableExport:
 
 
 def export_player_id(player: Player) -> str:
-    """A player's id in exports: the registration id if the event has one, else the site's."""
-    return player.ref or str(player.pk)
+    """A player's id in exports: their registration id; empty for a player who has none (the
+    site's own row numbers mean nothing to anyone)."""
+    return player.ref or ""
 
 
 PLAYER_ID_HEADER = gettext_lazy("Player id")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import Round
 from scoring.sheets import store_totals
@@ -252,9 +253,12 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
         else:
             seat.delete()
             moved = _rebalance_stage(seat.stage, player.division)
-            done = _(
+            done = ngettext(
                 "%(p)s is removed from the seating of %(s)s; tables rebalanced "
-                "(%(m)s player(s) moved)."
+                "(%(m)s player moved).",
+                "%(p)s is removed from the seating of %(s)s; tables rebalanced "
+                "(%(m)s players moved).",
+                moved,
             ) % {"p": player.name, "s": seat.stage.name, "m": moved}
     player.withdrawn = True
     player.save(update_fields=["withdrawn"])

@@ -194,5 +194,5 @@ def test_a_correction_is_checked_before_it_is_sent(site, pages):
     cell.fill("15")
     page.get_by_label("Reason for the correction").fill("misread 15 as 5")
     page.get_by_role("button", name="Save correction").click()
-    expect(page.get_by_text("Round corrected: 1 score(s) changed.")).to_be_visible()
+    expect(page.get_by_text("Round corrected: 1 score changed.")).to_be_visible()
     assert sorted(Round.objects.get().scores.values_list("pips", flat=True)) == [0, 6, 7, 15]

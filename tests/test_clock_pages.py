@@ -303,7 +303,7 @@ def test_the_game_over_mark_of_an_out_of_date_page_is_refused(keeper_client, tab
     response = keeper_client.post("/director/e/spring/1/table/1/game-over/", {"rounds": "5"})
     assert Table.objects.get(pk=table.pk).game_over_after is None
     page = text(keeper_client.get(response["Location"]))
-    assert "Table 1 has 6 round(s) now, not 5: reload the page." in page
+    assert "Table 1 has 6 rounds now, not 5: reload the page." in page
 
 
 @pytest.mark.django_db
@@ -590,7 +590,7 @@ def test_marking_from_the_close_page_is_all_or_nothing(director_client, table, d
     response = director_client.post(close, {"action": "end_games", "over": ["1:5", "2:3"]})
     assert [t.game_over_after for t in Table.objects.filter(stage=table.stage)] == [None, None]
     page = text(director_client.get(response["Location"]))
-    assert "Table 2 has 4 round(s) now, not 3: reload the page." in page
+    assert "Table 2 has 4 rounds now, not 3: reload the page." in page
 
 
 # -- every screen follows the buttons within one poll (issue 28 item 3) -----------------------

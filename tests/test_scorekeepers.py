@@ -19,7 +19,7 @@ def test_a_director_gives_tables_to_a_new_scorekeeper_who_then_enters_rounds(
     page = response.content.decode()
     assert "Login created for desk1, password " in page
     password = page.split("Login created for desk1, password ")[1].split(":")[0]
-    assert "desk1 keeps the score of 1 table(s)." in page and "Game 1 · 1" in page
+    assert "desk1 keeps the score of 1 table." in page and "Game 1 · 1" in page
 
     keeper = Client()
     assert keeper.login(username="desk1", password=password)

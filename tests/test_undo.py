@@ -159,7 +159,7 @@ def test_minutes_added_restart_a_clock_that_ran_out_during_a_break(
     response = director_client.post(
         url, {"action": "add_minutes", "minutes": "15", "reason": "lunch break"}, follow=True
     )
-    assert "15 minute(s) added" in response.content.decode()
+    assert "15 minutes added" in response.content.decode()
     data = json.loads(director_client.get("/e/spring/1/clock.json").content)
     assert data["state"] == "running" and 590 <= data["remaining"] <= 600
     page = director_client.get("/e/spring/1/").content.decode()

@@ -11,6 +11,7 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import requires_csrf_token
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 from django.views.generic.edit import FormMixin
@@ -574,7 +575,11 @@ class ScorekeepersView(DirectorRequiredMixin, EventMixin, FormView):
             )
         messages.success(
             self.request,
-            _("%(u)s keeps the score of %(n)s table(s).")
+            ngettext(
+                "%(u)s keeps the score of %(n)s table.",
+                "%(u)s keeps the score of %(n)s tables.",
+                len(form.cleaned_data["tables"]),
+            )
             % {"u": user.get_username(), "n": len(form.cleaned_data["tables"])},
         )
         return redirect("scorekeepers", self.event.slug)

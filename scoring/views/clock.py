@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.generic import TemplateView
@@ -122,7 +122,11 @@ class ClockControlView(DirectorRequiredMixin, StageMixin, View):
                 if not re.fullmatch(r"[0-9]{1,3}", minutes):
                     raise ClockError(_("Give the minutes to add as a whole number."))
                 add_minutes(self.stage, request.user, int(minutes), reason, key=key)
-                done = _("%(m)s minute(s) added: %(left)s left.").replace("%(m)s", minutes)
+                done = ngettext(
+                    "%(m)s minute added: %(left)s left.",
+                    "%(m)s minutes added: %(left)s left.",
+                    int(minutes),
+                ).replace("%(m)s", minutes)
         except ClockError as error:
             messages.error(request, translated(error))
             return

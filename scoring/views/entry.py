@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.dateformat import time_format
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
@@ -312,7 +313,12 @@ class CorrectRoundView(RoundPageMixin, DirectorRequiredMixin, TableMixin, FormVi
                 form.add_error(None, message)
             return self.refused_response(form)
         return self.saved_response(
-            _("Round corrected: %(n)s score(s) changed.") % {"n": len(changes)}
+            ngettext(
+                "Round corrected: %(n)s score changed.",
+                "Round corrected: %(n)s scores changed.",
+                len(changes),
+            )
+            % {"n": len(changes)}
         )
 
 
