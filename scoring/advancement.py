@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring import awards
 from scoring.models import Round
@@ -347,6 +347,28 @@ def _seated(stage: Stage) -> set[int]:
     return set(stage.seats.values_list("player_id", flat=True))
 
 
+def _playoff_match(owed: PlayoffOwed) -> dict:
+    """The fields of the playoff stage that plays ``owed``."""
+    return {
+        "division": owed.division,
+        "medal": owed.medal,
+        "playoff_table": owed.table,
+        "wildcards_of": owed.stage if owed.table is None and owed.medal == Medal.ADVANCE else None,
+    }
+
+
+def not_yet_created(event: Event, owed: Iterable[PlayoffOwed]) -> list[PlayoffOwed]:
+    """The owed playoffs that no playoff stage plays yet (the close page lists these; one
+    created is a stage of its own, announced when created)."""
+    playoffs = event.stages.filter(kind=StageKind.PLAYOFF)
+    return [
+        o
+        for o in owed
+        if sum(_seated(s) == set(o.owed.players) for s in playoffs.filter(**_playoff_match(o)))
+        < o.owed.round_number  # a replay is owed once the first playoff tied
+    ]
+
+
 def sync_playoffs(event: Event) -> list[Stage]:
     """Make the playoff stages match what the tie rules ask for now.
 
@@ -362,14 +384,7 @@ def sync_playoffs(event: Event) -> list[Stage]:
     }
     created, keep = [], set()
     for owed in results.owed:
-        match = {
-            "division": owed.division,
-            "medal": owed.medal,
-            "playoff_table": owed.table,
-            "wildcards_of": owed.stage
-            if owed.table is None and owed.medal == Medal.ADVANCE
-            else None,
-        }
+        match = _playoff_match(owed)
         existing = list(event.stages.filter(kind=StageKind.PLAYOFF, **match).order_by("number"))
         played = [s for s in existing if s.pk not in unplayed]
         waiting = [s for s in existing if s.pk in unplayed]
@@ -420,6 +435,23 @@ def _entrants(results: EventResults, before: Stage) -> dict[str, list[Player]]:
             raise AdvanceError(f"{stage.name} has playoffs to score before anyone advances.")
         entrants[division] = [p for p in results.advancing(stage) if p.division == division]
     return entrants
+
+
+def close_advancers(results: EventResults, stage: Stage) -> dict[str, int]:
+    """By division, how many ``stage``'s close sends on (its results computed as closed: the
+    close page's preview, or once closed), ties included. A division whose tie a playoff
+    still decides is left out: its plan's count holds."""
+    if not stage.closed or stage.kind not in ADVANCING_KINDS:
+        return {}
+    owed = {o.division for o in results.owed_for(stage)}
+    counts: dict[str, int] = {}
+    for player in results.advancing(stage):
+        counts[player.division] = counts.get(player.division, 0) + 1
+    return {
+        division: counts.get(division, 0)
+        for division in by_division(results.sheets[stage])
+        if division not in owed and results.deciding.get(division) is not stage
+    }
 
 
 def needs_semifinal(event: Event, players: int) -> bool:
@@ -618,9 +650,12 @@ def close_and_seat(stage: Stage, user, key: str | None = None, override: str = "
     unconfirmed = Round.objects.filter(table__stage=stage, awaiting_confirmation=True).count()
     if unconfirmed and not override.strip():
         raise AdvanceError(
-            _(
-                "%(n)s round(s) entered from players' phones are not confirmed. Confirm them "
-                "on the tables' pages, or give the reason to close anyway."
+            ngettext(
+                "%(n)s round entered from a player's phone is not confirmed. Confirm it on "
+                "its table's page, or give the reason to close anyway.",
+                "%(n)s rounds entered from players' phones are not confirmed. Confirm them "
+                "on the tables' pages, or give the reason to close anyway.",
+                unconfirmed,
             )
             % {"n": unconfirmed}
         )

@@ -53,15 +53,21 @@ class PlannedStage:
     advance: int = 0  # advancing from each table (0: this is the Final)
     wildcards: int = 0  # wildcards joining the next stage
     warnings: tuple[str, ...] = ()
+    advancers: int | None = None  # known once the stage closes: a tie may send more on
+
+    @property
+    def advancing(self) -> int:
+        """Players going on to the next stage (table places and wildcards; once closed, the
+        advancers it really has, ties included)."""
+        if self.is_final:
+            return 0
+        if self.advancers is not None:
+            return self.advancers
+        return len(self.tables) * self.advance + self.wildcards
 
     @property
     def is_final(self) -> bool:
         return len(self.tables) == 1
-
-    @property
-    def advancing(self) -> int:
-        """Players going on to the next stage (table places and wildcards)."""
-        return 0 if self.is_final else len(self.tables) * self.advance + self.wildcards
 
     def describe(self) -> Message:
         """ "Semifinal, 10 tables of 5 → 10", "Final of 4"."""
@@ -200,12 +206,14 @@ def plan_finals(
     first: str = "Game 1",
     seeded: bool = False,
     semifinals: int = 0,
+    advancers: int | None = None,
 ) -> FinalsPlan:
     """The stages from a stage of ``players`` (named ``first``) to the Final.
 
     ``seeded``: the first stage is itself seated from advancers (a semifinal or the Final:
     it may be one big table); ``semifinals``: how many semifinals were played before it (for
-    the names "Semifinal 2", ...).
+    the names "Semifinal 2", ...); ``advancers``: how many the first stage really sends on,
+    once its results are known (a tie at a table's top sends them all, say).
     """
     options = options or FinalsOptions()
     stages: list[PlannedStage] = []
@@ -235,8 +243,9 @@ def plan_finals(
             )
         advancing = len(tables) * k
         wild = wildcards(advancing, count, options)
-        stages.append(PlannedStage(name, count, tuple(tables), k, wild, tuple(warnings)))
-        count = advancing + wild
+        planned = PlannedStage(name, count, tuple(tables), k, wild, tuple(warnings), advancers)
+        stages.append(planned)
+        count, advancers = planned.advancing, None
         seeded = True
         if count > final_capacity(rules, options) or not rules.can_deal(count):
             semifinals += 1

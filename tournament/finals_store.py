@@ -19,9 +19,13 @@ def current_stage(event: Event) -> Stage | None:
     )
 
 
-def event_plans(event: Event, stage: Stage | None = None) -> list[tuple[str, FinalsPlan]]:
+def event_plans(
+    event: Event, stage: Stage | None = None, advancers: dict[str, int] | None = None
+) -> list[tuple[str, FinalsPlan]]:
     """(division, plan) for each division, from ``stage`` (default: the current one) to the
-    Final; before anyone is seated, from the players checked in."""
+    Final; before anyone is seated, from the players checked in. ``advancers``: by division,
+    how many ``stage`` really sends on (its close, ties included)."""
+    advancers = advancers or {}
     rules, options = event.rules, event.finals_options
     stage = stage or current_stage(event)
     seats = Seat.objects.filter(stage=stage) if stage is not None else Seat.objects.none()
@@ -42,6 +46,7 @@ def event_plans(event: Event, stage: Stage | None = None) -> list[tuple[str, Fin
                 first=stage.name,
                 seeded=stage.kind != StageKind.QUALIFYING,
                 semifinals=semifinals,
+                advancers=advancers.get(division),
             ),
         )
         for division, n in sorted(counts.items())

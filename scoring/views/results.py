@@ -13,12 +13,14 @@ from django.views.generic import TemplateView
 from scoring.advancement import (
     AdvanceError,
     apply_correction,
+    close_advancers,
     close_and_seat,
     compute_results,
     find_conflict,
     incomplete_tables,
     keep_seating,
     next_stage_plan,
+    not_yet_created,
     seat_next_stage,
     table_division,
 )
@@ -217,9 +219,9 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
         results = compute_results(self.event, sheets)
         ctx["preview"] = not self.stage.closed
         ctx["results"] = results
-        ctx["finals_plans"] = event_plans(self.event, self.stage)
+        ctx["finals_plans"] = event_plans(self.event, self.stage, close_advancers(results, stage))
         ctx["bracket"] = [b for b in bracket(results) if b["stage"].pk == stage.pk]
-        owed = results.owed_for(stage)
+        owed = not_yet_created(self.event, results.owed_for(stage))
         players = results.players
         ctx["owed"] = [(o, [players[pk].name for pk in o.owed.players]) for o in owed]
         decides = results.decides(stage)
