@@ -9,8 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.utils.translation import gettext as _
+
 from scoring.sheets import TableSheet
 from tournament.clock import Clock
+from tournament.clock_store import stage_clock
+from tournament.models import StageKind
 
 
 @dataclass(frozen=True)
@@ -48,3 +52,22 @@ def tiles(
         flagged = running and not sheet.game_over and since is not None and now - since >= quiet
         out.append(Tile(sheet, last, flagged, (devices or {}).get(sheet.table.pk, 0)))
     return out
+
+
+def clock_never_started(stage, sheets: list[TableSheet]) -> str | None:
+    """The director's warning when a timed stage's tables save rounds but its clock was never
+    started (time would never be called); None otherwise. Rounds are not refused for it."""
+    clock = stage_clock(stage)
+    if (
+        stage.closed
+        or stage.kind == StageKind.PLAYOFF
+        or not clock.timed
+        or clock.started_at is not None
+    ):
+        return None
+    if not any(sheet.rounds for sheet in sheets):
+        return None
+    return _(
+        "Rounds are being entered but %(s)s's clock was never started: start it now, or time "
+        "will never be called at this stage's tables."
+    ) % {"s": stage.name}

@@ -181,9 +181,12 @@ def _name(sheet, player_id: int) -> str:
 
 def game_over_message(sheet) -> str:
     if sheet.marked_over:
-        return _("This table's game was marked over after round %(n)s.") % {
-            "n": sheet.table.game_over_after
-        }
+        # Rounds are named by their engine, as the sheet names them (issue 28 items 12, 13).
+        after = sheet.table.game_over_after
+        last = next((r for r in sheet.rounds if r.number == after), None)
+        if last is None:
+            return _("This table's game was marked over before its first round.")
+        return _("Game over after round %(e)s-%(e)s (time called).") % {"e": last.engine}
     return _("Every round of this table has been entered: the game is over.")
 
 

@@ -128,7 +128,7 @@ def test_a_stale_page_is_refused_with_what_was_saved_and_keeps_its_values(site, 
     expect(laptop.get_by_role("heading", name="Round 11-11")).to_be_visible()
 
     phone.get_by_role("button", name="Save round 12-12").click()
-    errors = phone.locator("#round-errors")
+    errors = phone.locator("#entry-status")  # one message: the round is saved (issue 28 item 22)
     expect(errors).to_contain_text("Round 12-12 was saved meanwhile from another device")
     names = ", ".join(f"{p.name} {v}" for p, v in zip(players, [0, 5, 6, 7], strict=True))
     expect(errors).to_contain_text("Saved by desk at ")

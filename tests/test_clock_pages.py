@@ -262,10 +262,10 @@ def test_a_paper_first_table_types_seven_rounds_after_time(keeper_client, table,
 
     # Round 2 onwards: more than one past what was typed before the call: confirm it.
     response = keeper_client.post(entry_url(table), entry_post(table, [4, 0, 5, 6]))
-    assert "Confirm that this round was played before time was called." in text(response)
+    assert "Tick the box if round 11-11 was played before time was called." in text(response)
     assert Round.objects.filter(table=table).count() == 1
     page = text(keeper_client.get(entry_url(table)))
-    assert "Round 2 was played before time was called (0 round(s) had been typed by then)." in page
+    assert "Round 11-11 was played before time was called." in page
     for n in range(2, 8):
         extra = {"played_before_call": "on"}
         if n == 7:
@@ -274,9 +274,9 @@ def test_a_paper_first_table_types_seven_rounds_after_time(keeper_client, table,
         assert response.status_code == 302, text(response)
     assert [r.engine for r in table_sheet(table).rounds] == [12, 11, 10, 9, 8, 7, 6]
     page = text(keeper_client.get(entry_url(table)))
-    assert "This table's game was marked over after round 7." in page
+    assert "Game over after round 6-6 (time called)." in page
     assert 'id="round-form"' not in page
-    with pytest.raises(RoundRejected, match="marked over after round 7"):
+    with pytest.raises(RoundRejected, match=r"Game over after round 6-6 \(time called\)"):
         record_round(table, a_round(table), director, played_before_call=True)
 
 
@@ -286,11 +286,11 @@ def test_a_table_with_no_round_in_progress_ends_without_inventing_one(
 ):
     called_after(table, director, 5)  # round 5 finished, round 6 never started
     page = text(keeper_client.get(entry_url(table)))
-    assert "Game over after round 5" in page
+    assert "Game over after round 8-8" in page
     response = keeper_client.post(
         "/director/e/spring/1/table/1/game-over/", {"rounds": "5"}, follow=True
     )
-    assert "This table's game was marked over after round 5." in text(response)
+    assert "Game over after round 8-8 (time called)." in text(response)
     assert Round.objects.filter(table=table).count() == 5
     assert Table.objects.get(pk=table.pk).game_over_after == 5
     assert table_sheet(Table.objects.get(pk=table.pk)).game_over

@@ -256,10 +256,15 @@ class TimeCalledEntry:
 
     @property
     def confirmation(self) -> str:
+        return _("Round %(e)s-%(e)s was played before time was called.") % {"e": self.next_engine}
+
+    @property
+    def unconfirmed(self) -> str:
+        """What a scorekeeper does when the round is sent without its box ticked."""
         return _(
-            "Round %(n)s was played before time was called (%(before)s round(s) had been "
-            "typed by then)."
-        ) % {"n": self.typed + 1, "before": self.typed_before}
+            "Tick the box if round %(e)s-%(e)s was played before time was called. If it was "
+            "not, do not enter it: end the table's game after its last round instead."
+        ) % {"e": self.next_engine}
 
 
 def entry_after_time(sheet, now: datetime | None = None) -> TimeCalledEntry | None:

@@ -107,9 +107,7 @@ class RoundForm(OnceMixin, forms.Form):
             if after_time.needs_confirmation:
                 self.fields["played_before_call"] = forms.BooleanField(
                     label=after_time.confirmation,
-                    error_messages={
-                        "required": _("Confirm that this round was played before time was called.")
-                    },
+                    error_messages={"required": after_time.unconfirmed},
                 )
             self.fields["last"] = forms.BooleanField(
                 label=_("Game over after this round: no later round was played at this table."),

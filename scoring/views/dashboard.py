@@ -7,7 +7,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.views.generic import TemplateView
 
-from scoring.dashboard import tiles
+from scoring.dashboard import clock_never_started, tiles
 from scoring.models import TableDevice
 from scoring.sheets import stage_sheets
 from tournament.clock_store import stage_clock
@@ -21,8 +21,10 @@ class DashboardView(DirectorRequiredMixin, StageMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         quiet = timedelta(minutes=settings.DASHBOARD_QUIET_MINUTES)
         devices = TableDevice.objects.filter(table__stage=self.stage).values_list("table")
+        sheets = stage_sheets(self.stage)
+        ctx["clock_warning"] = clock_never_started(self.stage, sheets)
         ctx["tiles"] = tiles(
-            stage_sheets(self.stage),
+            sheets,
             stage_clock(self.stage),
             timezone.now(),
             quiet,

@@ -94,7 +94,8 @@ class RoundPageMixin:
                 "refused": _("Not saved:"),
                 "saved": _("Saved."),
                 "next": _("Load the next round"),
-                "taken": _("Saved by {by} at {at}:"),
+                "stale": _("This round is saved already: load the next round."),
+                "tick": getattr(self, "confirmation_needed", None) or "",
             },
         }
 
@@ -137,6 +138,16 @@ class EnterRoundView(RoundPageMixin, LoginRequiredMixin, TableMixin, FormView):
         """What the table may still enter once time is called (None while it is not)."""
         return entry_after_time(self.sheet)
 
+    @property
+    def confirmation_needed(self) -> str | None:
+        """What the scorekeeper must tick before saving (a round typed long after the call)."""
+        after = self.after_time
+        return after.unconfirmed if after is not None and after.needs_confirmation else None
+
+    def last_round(self):
+        """The table's last round, which a director may remove (None before the first)."""
+        return self.sheet.rounds[-1] if self.sheet.rounds else None
+
     def closed_reason(self) -> str | None:
         if self.stage.closed:
             return _("This stage is closed.")
@@ -169,6 +180,7 @@ class EnterRoundView(RoundPageMixin, LoginRequiredMixin, TableMixin, FormView):
             sheet=self.sheet,
             closed_reason=self.closed_reason(),
             can_correct=self.is_director,
+            last_round=self.last_round() if self.is_director else None,
             after_time=self.after_time,
             can_end_game=self.after_time is not None
             and self.sheet.rounds
@@ -209,17 +221,35 @@ class EnterRoundView(RoundPageMixin, LoginRequiredMixin, TableMixin, FormView):
                 last=form.cleaned_data.get("last", False),
             )
         except RoundTaken as taken:
-            for message in taken.errors.whole:
-                form.add_error(None, message)
-            return self.refused_response(form, taken=taken_round(taken.saved, self.sheet.players))
+            return self.taken_response(taken)
         except RoundRejected as rejected:
             for message in rejected.errors.whole:
                 form.add_error(None, message)
             return self.refused_response(form)
         message = _("Round %(e)s-%(e)s saved.") % {"e": saved.engine}
-        if form.cleaned_data.get("last"):
+        if form.cleaned_data.get("last"):  # the table as saved: its game marked over now
+            self.table.refresh_from_db(fields=["game_over_after"])
             message += " " + game_over_message(table_sheet(self.table))
         return self.saved_response(message)
+
+    def taken_response(self, taken: RoundTaken):
+        """Another device saved this round first: one message that says so, with what it
+        saved, and the page of the next round (the script stays on its page: the typed values
+        are kept, its Save disabled, the sheet reloaded)."""
+        shown = taken_round(taken.saved, self.sheet.players)
+        message = " ".join(
+            [
+                *taken.errors.whole,
+                _("Saved by %(by)s at %(at)s:") % shown,
+                ", ".join(f"{name} {pips}" for name, pips in shown["pips"]) + ".",
+            ]
+        )
+        if wants_json(self.request):
+            return JsonResponse(
+                {"saved": False, "taken": shown, "message": message, "next_url": self.entry_url}
+            )
+        messages.warning(self.request, message)
+        return redirect(self.entry_url)
 
 
 class EndGameView(LoginRequiredMixin, TableMixin, View):
@@ -280,6 +310,7 @@ class CorrectRoundView(RoundPageMixin, DirectorRequiredMixin, TableMixin, FormVi
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["round"] = self.round
+        ctx["is_last"] = self.round.number == max(r.number for r in self.sheet.rounds)
         ctx["entry_config"] = self.script_config(ctx["form"], [self.round.engine])
         return ctx
 

@@ -25,6 +25,7 @@ from scoring.advancement import (
     table_division,
 )
 from scoring.charts import spread_chart, totals_chart
+from scoring.dashboard import clock_never_started
 from scoring.print_jobs import blank_on_seating
 from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.services import RoundRejected, end_games
@@ -325,6 +326,8 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
         ctx["can_correct"] = self.is_director
         if self.is_director:  # which phones entered and confirmed its rounds (issue 27)
             ctx["phone_rounds"] = phone_rounds(self.table)
+            ctx["last_round"] = ctx["sheet"].rounds[-1] if ctx["sheet"].rounds else None
+            ctx["clock_warning"] = clock_never_started(self.stage, [ctx["sheet"]])
         if self.is_director and self.event.table_entry:
             ctx["devices"] = self.table.devices.count()
             reports = self.table.infraction_reports.filter(infraction=None, dismissed=False)

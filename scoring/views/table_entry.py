@@ -35,6 +35,7 @@ from scoring.table_entry import (
     why_refused,
 )
 from scoring.views.entry import EnterRoundView, wants_json
+from tournament.caching import live_context
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
 from tournament.security import client_ip
 
@@ -73,6 +74,21 @@ def open_table(request, code: str):
     if table is None:
         return None, no_table(request, code)
     return table, None
+
+
+def back_to_table(request, table):
+    """Where a phone goes after acting on its table: its entry page while the code still opens
+    it; once the stage is over (a playoff decided by the round just confirmed closes itself),
+    the table's public page, which shows the final sheet and result, with a thank-you."""
+    if table_for_code(table.code) is not None:
+        return redirect("table_terminal", table.code)
+    messages.info(
+        request,
+        _("Thank you. %(s)s is over: here is the table's final sheet and result.")
+        % {"s": table.stage.name},
+    )
+    stage = table.stage
+    return redirect("table", stage.event.slug, stage.number, table.number)
 
 
 class TableCodeMixin:
@@ -115,6 +131,12 @@ class TableTerminalView(EnterRoundView):
     totals, the clock, and the rounds waiting for a second player."""
 
     template_name = "scoring/table_terminal.html"
+    # The parts swapped in by htmx when the event changes (static/js/live.js): the rounds
+    # waiting or confirmed, and the totals; never the round form.
+    live_regions = {
+        "terminal-live": "scoring/_terminal_live.html",
+        "terminal-totals": "scoring/_terminal_totals.html",
+    }
 
     def dispatch(self, request, *args, **kwargs):
         table, refused = open_table(request, kwargs["code"])
@@ -155,7 +177,16 @@ class TableTerminalView(EnterRoundView):
         ]
         ctx["sent_back"] = last_note(self.table)
         ctx["kinds"] = InfractionKind.choices
+        ctx["last_round"] = self.sheet.rounds[-1] if self.sheet.rounds else None
+        ctx.update(live_context(self.event))
         return ctx
+
+    def get(self, request, *args, **kwargs):
+        htmx = getattr(request, "htmx", None)
+        if htmx and htmx.target in self.live_regions:  # live.js: the event changed
+            ctx = self.get_context_data(form=None)
+            return render(request, self.live_regions[htmx.target], ctx)
+        return super().get(request, *args, **kwargs)
 
 
 class TerminalRoundMixin(TableCodeMixin):
@@ -174,7 +205,7 @@ class TerminalRoundMixin(TableCodeMixin):
             self.act(round, phone_at(request, self.table))
         except RoundRejected as why:
             messages.error(request, str(why))
-        return redirect("table_terminal", self.table.code)
+        return back_to_table(request, self.table)
 
 
 class TerminalConfirmView(TerminalRoundMixin, View):

@@ -11,6 +11,11 @@
 //   closed, table entry is off, too many tries) is sent no more: it moves to this device's
 //   "refused" list, shown on every entry page with its pips and the reason, until it is put in
 //   the right table's form (saved there by the normal submit) or dismissed.
+// - A round another device saved first: one message with what it saved, the sheet reloaded
+//   in place, Save disabled (the form is out of date) and a button to the next round.
+// - A phone's table page (scoring/table_terminal.html) is live: its waiting rounds and totals
+//   are swapped in by htmx (static/js/live.js); when the sheet moved on (a round confirmed,
+//   sent back or saved elsewhere) the page reloads itself, unless a value is typed in it.
 (function () {
   "use strict";
   const QUEUE = "mexican-train-rounds-to-send";
@@ -88,6 +93,41 @@
 
   let restore = function () {};
   showRefused();
+
+  // -- the phone's live table page ------------------------------------------------------------
+
+  const live = document.querySelector("[data-terminal-live]");
+  let stale = false; // another device moved the sheet on: this form's round is not the next
+  let onStale = function () {};
+  function nextRound() {
+    const marker = live && live.querySelector("[data-next-round]");
+    return marker ? marker.dataset.nextRound + "/" + marker.dataset.gameOver : null;
+  }
+  function typed() {
+    return Array.from(document.querySelectorAll("input.pips")).some(function (cell) {
+      return cell.value.trim() !== "";
+    });
+  }
+  if (live) {
+    const shownRound = nextRound();
+    live.addEventListener("htmx:beforeRequest", function (event) {
+      // Someone is typing a note in a waiting round: leave it be until the next change.
+      const note = Array.from(live.querySelectorAll("input")).some(function (input) {
+        return input.type !== "hidden" && input.value.trim() !== "";
+      });
+      if (note || live.contains(document.activeElement)) event.preventDefault();
+    });
+    live.addEventListener("htmx:afterSwap", function () {
+      if (nextRound() === shownRound) return;
+      if (!typed()) window.location.reload(); // nothing typed: the page of the round to enter
+      else onStale();
+    });
+    live.addEventListener("htmx:responseError", function (event) {
+      // The code opens nothing any more: the stage is over (a playoff decided). Its result.
+      if (event.detail.xhr.status === 404) window.location.assign(live.dataset.finalUrl);
+    });
+  }
+
   if (!form || !configNode) return;
   const config = JSON.parse(configNode.textContent);
   const cells = config.cells.map(function (name) { return form.elements[name]; });
@@ -183,8 +223,11 @@
     }
     showWhole(whole);
     let reason = "";
-    if (bad || whole.length) reason = config.texts.fix;
+    const tick = form.elements.played_before_call;
+    if (stale) reason = config.texts.stale;
+    else if (bad || whole.length) reason = config.texts.fix;
     else if (missing) reason = config.texts.fill;
+    else if (tick && !tick.checked && config.texts.tick) reason = config.texts.tick;
     if (save) {
       save.disabled = sending || Boolean(reason);
       if (why) why.textContent = sending ? config.texts.sending : reason;
@@ -208,6 +251,12 @@
   });
   if (form.elements.engine && form.elements.engine.tagName === "SELECT") {
     form.elements.engine.addEventListener("change", function () { check(false); });
+  }
+  if (form.elements.played_before_call) {
+    form.elements.played_before_call.addEventListener("change", function () {
+      refusal = [];
+      check(false);
+    });
   }
 
   // -- sending once, and keeping what could not be sent ---------------------------------------
@@ -246,6 +295,38 @@
     statusBox.hidden = !text;
   }
 
+  // The sheet as the server has it now, in place of this page's (the typed values stay).
+  async function reloadSheet() {
+    try {
+      const response = await fetch(window.location.href, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+      ["sheet", "running-totals", "remove-last-round"].forEach(function (id) {
+        const mine = document.getElementById(id);
+        const theirs = fresh.getElementById(id);
+        if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
+      });
+    } catch (error) {
+      // No connection: the link to the next round still loads it.
+    }
+  }
+
+  // This form's round is saved already (by another device): say so once, offer the next.
+  function showStale(message, nextUrl) {
+    stale = true;
+    refusal = [];
+    showWhole([]);
+    showStatus(message + " ", "warning");
+    const next = document.createElement("a");
+    next.href = nextUrl || window.location.pathname;
+    next.className = "btn btn-sm btn-primary ms-1";
+    next.id = "next-round";
+    next.textContent = config.texts.next;
+    if (statusBox) statusBox.appendChild(next);
+    check(false);
+  }
+  onStale = function () { showStale(config.texts.stale); };
+
   function showWaiting() {
     const mine = queue().filter(function (item) { return item.url === form.action; });
     if (!mine.length) return;
@@ -265,18 +346,6 @@
       line.textContent = message;
       return line;
     });
-    if (answer.taken) {
-      const pips = answer.taken.pips.map(function (pair) { return pair[0] + " " + pair[1]; });
-      const line = document.createElement("div");
-      line.id = "taken";
-      line.textContent = format(config.texts.taken, answer.taken) + " " + pips.join(", ") + ". ";
-      const next = document.createElement("a");
-      next.href = window.location.pathname;
-      next.className = "btn btn-sm btn-light ms-1";
-      next.textContent = config.texts.next;
-      line.appendChild(next);
-      refusal.push(line);
-    }
     showWhole([]);
     showStatus(config.texts.refused + " " + item.label + " (" + item.values + ")", "danger");
   }
@@ -309,8 +378,13 @@
     storeQueue(queue().filter(function (other) { return other.key !== item.key; }));
     if (item.url !== form.action) return true; // another page's round: it is settled
     if (answer.saved) {
+      refusal = [];
+      showWhole([]);
       showStatus(config.texts.saved, "success");
       window.location.assign(answer.next_url);
+    } else if (answer.taken) {
+      showStale(answer.message, answer.next_url);
+      reloadSheet();
     } else if (answer.preview_html) {
       const effects = document.getElementById("correction-effects");
       if (effects) effects.innerHTML = answer.preview_html; // rendered by the server
@@ -333,7 +407,9 @@
   form.addEventListener("submit", async function (event) {
     event.preventDefault();
     if (sending || !check(true)) {
-      const firstBad = cells.find(function (cell) { return cell.classList.contains("is-invalid"); });
+      const tick = form.elements.played_before_call;
+      const firstBad = cells.find(function (cell) { return cell.classList.contains("is-invalid"); })
+        || (tick && !tick.checked && !stale ? tick : null); // the box to tick, said at Save
       if (firstBad) firstBad.focus();
       return;
     }
