@@ -78,6 +78,11 @@ def test_a_double_click_on_check_in_never_checks_out(desk_site, pages):
     expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
     page.reload()
     expect(page.locator('[data-count="checked_in"]')).to_have_text("1")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.get_by_label("Search a player").fill("zoe")
+    expect(row.get_by_role("button", name="Undo check-in Zoë Ångström")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=b.artifact("desk-undo-360.png"))
     assert Player.objects.get(name="Zoë Ångström").checked_in
     assert not Action.objects.filter(verb="players.checked_out").exists()
 
