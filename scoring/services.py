@@ -325,14 +325,17 @@ def correct_round(
     return changes
 
 
-def take_off_last_round(table: Table, round: Round) -> None:
+def take_off_last_round(table: Table, round: Round) -> dict[str, int]:
     """Take the table's last round off its sheet (the table locked): that engine is entered
-    next, and a game marked over after it is open again."""
+    next, and a game marked over after it is open again. Returns its pips by player name, as
+    typed, for the history entry that keeps them."""
+    pips = {s.player.name: s.pips for s in round.scores.select_related("player").order_by("pk")}
     Round.objects.filter(pk=round.pk).delete()
     store_totals(Table.objects.filter(pk=table.pk))
     if table.game_over_after is not None:
         table.game_over_after = None
         table.save(update_fields=["game_over_after"])
+    return pips
 
 
 @transaction.atomic

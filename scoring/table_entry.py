@@ -318,7 +318,7 @@ def send_back(
             raise _refuse(_("This stage is closed."))
         if table.rounds.filter(number__gt=round.number).exists():
             raise _refuse(_("Later rounds were entered: a director corrects this round instead."))
-        take_off_last_round(table, round)
+        pips = take_off_last_round(table, round)
         log_action(
             table.stage.event,
             "round.sent_back",
@@ -327,6 +327,7 @@ def send_back(
             reason=note,
             table=table.number,
             engine=round.engine,
+            pips=pips,
             **({"device": phone.device} if phone else {}),
         )
         settle(key)

@@ -116,3 +116,27 @@ def test_counts_in_the_history_are_singular_or_plural(director_client, event):
     assert "1 player added" in text and "7 players checked in" in text
     assert "seated at 1 table " in text or text.rstrip().endswith("seated at 1 table")
     assert "(s)" not in text
+
+
+def test_a_round_sent_back_from_a_phone_keeps_its_scores_in_the_history(director_client, seated):
+    from tests.test_table_entry import enter, phone
+    from tournament.models import Event
+
+    Event.objects.filter(pk=seated.event.pk).update(table_entry=True)
+    table = Table.objects.select_related("stage__event").get(stage=seated, number=1)
+    first, second = phone(table), phone(table)
+    enter(first, table, [0, 5, 6, 7])
+    bo = table.seats.order_by("position")[1].player
+    page = second.get(f"/t/{table.code}/enter/").content.decode()
+    key = re.search(
+        r'action="/t/\w+/round/1/send-back/".*?name="once" value="([^"]+)"', page, re.S
+    ).group(1)
+    from scoring.models import Round
+
+    round_ = Round.objects.get(table=table)
+    data = {"note": "Bo had 15, not 5", "once": key, "round": round_.pk}
+    second.post(f"/t/{table.code}/round/1/send-back/", data)
+    assert not Round.objects.filter(table=table).exists()
+    text = history(director_client, table.stage.event)
+    sent_back = text[text.index("round 12-12 sent back") :]
+    assert f"{bo.name}: 5" in sent_back and "Bo had 15, not 5" in sent_back

@@ -143,7 +143,7 @@ def details(action: Action) -> list[str]:
             _("%(player)s: %(old)s → %(new)s") % {"player": name, "old": old, "new": new}
             for name, (old, new) in data.get("scores", {}).items()
         ]
-    if action.verb in ("round.removed", "round.saved"):
+    if action.verb in ("round.removed", "round.saved", "round.sent_back"):
         return [
             _("%(player)s: %(pips)s") % {"player": name, "pips": pips}
             for name, pips in data.get("pips", {}).items()
