@@ -36,3 +36,10 @@ def test_player_id_is_empty_for_a_player_without_a_registration_id(director_clie
     header, *rows = read_csv(director_client.get(url, {"_export": "csv"}))
     ids = {row[header.index("Player")]: row[header.index("Player id")] for row in rows}
     assert ids == {"Ann Lee": "R-17", "Bo Chen": "", "Cy Diaz": "", "Di Ewa": ""}
+
+
+def test_the_hall_console_counts_backed_up_events_in_words():
+    from tournament.hall_server import backed_up
+
+    assert backed_up(1) == "Backed up 1 event changed since their last backup."
+    assert backed_up(3) == "Backed up 3 events changed since their last backup."

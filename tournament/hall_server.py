@@ -49,10 +49,16 @@ def catch_up_backups() -> int:
         connections.close_all()
 
 
+def backed_up(written: int) -> str:
+    """The console's line (English, as the rest of the hall's console) after a catch-up."""
+    events = "event" if written == 1 else "events"
+    return f"Backed up {written} {events} changed since their last backup."
+
+
 def when_ready(server):
     written = catch_up_backups()
     urls = [url for b in server.cfg.bind for url in hall_urls(b)]
-    lines = [f"Backed up {written} event(s) changed since their last backup."] if written else []
+    lines = [backed_up(written)] if written else []
     lines += ["", "The site is served to the hall's network. Phones open:"]
     lines += [f"    {url}" for url in urls] or ["    (no network address: is Wi-Fi on?)"]
     lines += [
@@ -66,4 +72,4 @@ def when_ready(server):
 def on_exit(server):
     written = catch_up_backups()
     if written:
-        print(f"Backed up {written} event(s) changed since their last backup.", flush=True)
+        print(backed_up(written), flush=True)
