@@ -194,7 +194,7 @@ def test_the_mapping_is_remembered_for_the_event(director_client, event):
 
 def test_the_same_name_and_club_twice_in_a_list_is_pointed_out(director_client, event):
     preview = upload(director_client, event.slug, b"Name,Club\nAnn Lee,Reno\nann lee,RENO\n")
-    assert "same name and club as line 2" in preview.content.decode()
+    assert "repeats line 2 (same name and club): left out" in preview.content.decode()
 
 
 def test_a_mapping_without_a_name_says_so(director_client, event):

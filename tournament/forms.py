@@ -312,6 +312,10 @@ class WithdrawForm(OnceMixin, forms.Form):
     )
 
 
+class DeletePlayerForm(OnceMixin, forms.Form):
+    """Deleting a player registered by mistake: confirmed on its own page, once."""
+
+
 class LateArrivalForm(OnceMixin, forms.Form):
     """Seat a player who was not drawn at a table of an open stage (a late arrival)."""
 

@@ -25,7 +25,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from tournament.text import bad_character, search_key, without_bidi_controls
+from tournament.text import bad_character, name_key, search_key, without_bidi_controls
 
 MAX_ROWS = 5000  # players' rows in a list
 # What reading any list may take, whatever it holds (issue 27): a file of empty rows, a sheet
@@ -59,11 +59,14 @@ class Sheet:
     """A list as read: the header's cells and each row's cells with its line (or row) number.
 
     ``how`` says what was found ("CSV, semicolons, UTF-8", "Excel workbook, sheet 'Players'").
+    ``same_email``: the lines whose e-mail (a column never stored) an earlier line has, with
+    that earlier line (``email_repeats``).
     """
 
     header: list[str]
     rows: list[tuple[int, list[str]]] = field(default_factory=list)
     how: str = ""
+    same_email: dict[int, int] = field(default_factory=dict)
 
     def column(self, index: int | None, row: list[str]) -> str:
         if index is None or index >= len(row):
@@ -556,6 +559,29 @@ PRIVATE = re.compile(
 )
 
 
+EMAIL = re.compile(r"mail|courriel")
+
+
+def email_repeats(sheet: Sheet) -> dict[int, int]:
+    """The lines whose e-mail an earlier line has (case and spaces folded), with that line.
+
+    The e-mail columns are private (dropped before the preview keeps the list): they serve
+    only to find the same person signed up twice, and only these line numbers are kept."""
+    columns = [i for i, h in enumerate(sheet.header) if EMAIL.search(header_key(h))]
+    first: dict[str, int] = {}
+    repeats: dict[int, int] = {}
+    for line, cells in sheet.rows:
+        for i in columns:
+            email = "".join(sheet.column(i, cells).split()).casefold()
+            if "@" not in email:
+                continue
+            if email in first:
+                repeats.setdefault(line, first[email])
+            else:
+                first[email] = line
+    return repeats
+
+
 def without_private_columns(sheet: Sheet) -> tuple[Sheet, list[str]]:
     """The list without its contact, address, health and payment columns; and their headers."""
     keep = [i for i, h in enumerate(sheet.header) if not PRIVATE.search(header_key(h))]
@@ -563,14 +589,32 @@ def without_private_columns(sheet: Sheet) -> tuple[Sheet, list[str]]:
     if not dropped:
         return sheet, []
     rows = [(line, [cells[i] for i in keep if i < len(cells)]) for line, cells in sheet.rows]
-    return Sheet([sheet.header[i] for i in keep], rows, sheet.how), dropped
+    return Sheet([sheet.header[i] for i in keep], rows, sheet.how, sheet.same_email), dropped
 
 
 def stored(sheet: Sheet) -> dict:
     """The list as the preview keeps it (in the director's session, or a background reading's
-    row until the preview takes it): without its private columns, which it names."""
+    row until the preview takes it): without its private columns, which it names, but with
+    the lines that repeat an earlier line's e-mail (``email_repeats``)."""
+    same_email = email_repeats(sheet)
     sheet, dropped = without_private_columns(sheet)
-    return {"header": sheet.header, "rows": sheet.rows, "how": sheet.how, "dropped": dropped}
+    return {
+        "header": sheet.header,
+        "rows": sheet.rows,
+        "how": sheet.how,
+        "dropped": dropped,
+        "same_email": sorted(same_email.items()),
+    }
+
+
+def from_stored(kept: dict) -> Sheet:
+    """The list as ``stored`` kept it."""
+    return Sheet(
+        header=list(kept["header"]),
+        rows=[(line, list(cells)) for line, cells in kept["rows"]],
+        how=kept.get("how", ""),
+        same_email={int(line): int(first) for line, first in kept.get("same_email", [])},
+    )
 
 
 def guess_mapping(header: list[str]) -> dict[str, int | None]:
@@ -700,8 +744,10 @@ class Entry:
     division: str = ""
     problems: list[str] = field(default_factory=list)  # keep the row out until fixed
     notes: list[str] = field(default_factory=list)  # shown, not blocking
-    status: str = "new"  # new, same, changed, duplicate
+    status: str = "new"  # new, same, changed, repeat
     match: int | None = None  # the registered player it matches (pk)
+    repeats: int | None = None  # the earlier line of the list this row repeats
+    repeat_why: str = ""  # how: "same id", "same name and club", "same e-mail"
 
 
 def entries(
@@ -716,7 +762,7 @@ def entries(
     event has brackets. A row without a name, a bad date or age, a field too long: said here."""
     limits = limits or {}
     out = []
-    seen_refs: dict[str, int] = {}
+    seen_refs: dict[str, tuple[int, str]] = {}
     seen_names: dict[tuple[str, str], int] = {}
     for line, row in sheet.rows:
 
@@ -760,22 +806,39 @@ def entries(
                 entry.problems.append(
                     _("the %(f)s is longer than %(n)s characters") % {"f": label, "n": limit}
                 )
-        if entry.ref:
-            if entry.ref in seen_refs:
-                entry.problems.append(
-                    _("id %(ref)s is also on line %(line)s")
-                    % {"ref": entry.ref, "line": seen_refs[entry.ref]}
-                )
-            seen_refs.setdefault(entry.ref, line)
-        if entry.name:
-            same = (search_key(entry.name), entry.club.casefold())
-            if same in seen_names:
-                entry.notes.append(
-                    _("same name and club as line %(line)s") % {"line": seen_names[same]}
-                )
-            seen_names.setdefault(same, line)
+        repeat_of(entry, seen_refs, seen_names, sheet.same_email.get(line))
         out.append(entry)
     return out
+
+
+def repeat_of(
+    entry: Entry,
+    seen_refs: dict[str, tuple[int, str]],
+    seen_names: dict[tuple[str, str], int],
+    same_email: int | None,
+) -> None:
+    """Mark ``entry`` as a repeat of an earlier row of the list (``seen_*``: what the earlier
+    rows had, updated here): the same id and name, the same name and club (accents, case and
+    punctuation folded) or the same e-mail (``same_email``: the earlier line that has it).
+    The same id under another name is no repeat but a problem: one of the two is wrong."""
+    key = name_key(entry.name)
+    if entry.ref:
+        if entry.ref in seen_refs:
+            first, first_key = seen_refs[entry.ref]
+            if first_key != key:
+                entry.problems.append(
+                    _("id %(ref)s is also on line %(line)s") % {"ref": entry.ref, "line": first}
+                )
+            elif entry.repeats is None:
+                entry.repeats, entry.repeat_why = first, _("same id")
+        seen_refs.setdefault(entry.ref, (entry.line, key))
+    if entry.name:
+        same = (key, name_key(entry.club))
+        if same in seen_names and entry.repeats is None:
+            entry.repeats, entry.repeat_why = seen_names[same], _("same name and club")
+        seen_names.setdefault(same, entry.line)
+    if same_email is not None and entry.repeats is None:
+        entry.repeats, entry.repeat_why = same_email, _("same e-mail")
 
 
 def paste_sheet(text: str, budget: Budget | None = None) -> Sheet:

@@ -171,6 +171,55 @@ def edit_player(player: Player, values: dict, user, key: str | None = None) -> l
     return changes
 
 
+def has_played(player: Player) -> bool:
+    """Whether the player was ever seated: a seat in a stage, a score or an infraction (the
+    scoring app's rows hang off the player). Such a player can withdraw, not be deleted."""
+    return (
+        player.seats.exists()
+        or player.scores.exists()  # a seat removed since (withdrawn) leaves its rounds
+        or player.infractions.exists()
+    )
+
+
+def deleted_player_name(event: Event, pk: int) -> str | None:
+    """The name of the event's player ``pk`` when deleted (as the history has it), or None."""
+    gone = event.actions.filter(verb="player.deleted", data__player_pk=pk).first()
+    return None if gone is None else gone.data.get("player", "")
+
+
+@transaction.atomic
+def delete_player(event: Event, pk: int, user, key: str | None = None) -> tuple[str, bool]:
+    """Delete a player registered by mistake (a repeated row, a wrong name), who has never
+    been seated; the history keeps who it was. Returns the player's name, and False when the
+    player was deleted already (a double post, a second device): nothing more happens.
+    Refused (``ValidationError``) for a player who was seated; ``Player.DoesNotExist`` for no
+    player of the event, now or before."""
+    event = event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("name", ""), False
+    player = event.players.select_for_update().filter(pk=pk).first()
+    if player is None:
+        name = deleted_player_name(event, pk)
+        if name is None:
+            raise Player.DoesNotExist
+        return name, False
+    if has_played(player):
+        raise ValidationError(_("%(name)s has played: withdraw instead.") % {"name": player.name})
+    log_action(
+        event,
+        "player.deleted",
+        user,
+        player=player.name,
+        player_pk=player.pk,
+        ref=player.ref or "–",
+        club=player.club or "–",
+    )
+    player.delete()
+    settle(key, name=player.name)
+    return player.name, True
+
+
 @transaction.atomic
 def check_in(event: Event, player_ids, checked_in: bool, user) -> int:
     """Check players in (or out); returns how many of the event's players were changed.
@@ -238,7 +287,17 @@ def preview_import(
         elif (name_key(entry.name), entry.club.casefold()) in by_name:
             entry.match = by_name[name_key(entry.name), entry.club.casefold()]
             entry.status = "same"
+        elif entry.repeats is not None:
+            entry.status = "repeat"
     return rows
+
+
+def adds_player(entry: Entry, choices: ImportChoices) -> bool:
+    """Whether confirming the preview registers this row as a new player: a new row without
+    problems, or a registered one or a repeat of an earlier row that the director ticked."""
+    if entry.problems or entry.status == "changed":
+        return False
+    return entry.status == "new" or entry.line in choices.add_anyway
 
 
 def import_problems(rows: list[Entry], choices: ImportChoices) -> list[str]:
@@ -297,7 +356,7 @@ def import_registration(
                 )
                 changed += 1
             continue
-        if e.status != "new" and e.line not in choices.add_anyway:
+        if not adds_player(e, choices):
             skipped += 1
             continue
         ref = e.ref

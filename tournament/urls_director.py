@@ -23,6 +23,11 @@ urlpatterns = [
     ),
     path("e/<slug:slug>/players/check-in/", views.CheckInView.as_view(), name="check_in"),
     path("e/<slug:slug>/players/<int:pk>/", views.PlayerView.as_view(), name="player_edit"),
+    path(
+        "e/<slug:slug>/players/<int:pk>/delete/",
+        views.PlayerDeleteView.as_view(),
+        name="player_delete",
+    ),
     path("e/<slug:slug>/desk/", views.DeskView.as_view(), name="desk"),
     path("e/<slug:slug>/scorekeepers/", views.ScorekeepersView.as_view(), name="scorekeepers"),
     path("e/<slug:slug>/history/", views.HistoryView.as_view(), name="history"),

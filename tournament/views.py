@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Prefetch, Q
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,6 +21,7 @@ from tournament.finals_store import event_plans
 from tournament.forms import (
     CsvImportForm,
     DeleteEventForm,
+    DeletePlayerForm,
     EventForm,
     LateArrivalForm,
     PlayerEditForm,
@@ -43,8 +44,8 @@ from tournament.refusals import detail
 from tournament.registration import (
     ROLE_LABELS,
     ROLES,
-    Sheet,
     clean_mapping,
+    from_stored,
     guess_mapping,
     mapping_key,
     mapping_problem,
@@ -54,11 +55,15 @@ from tournament.seating import SeatingError
 from tournament.services import (
     ImportChoices,
     add_player,
+    adds_player,
     assign_scorekeeper,
     check_in,
     create_event,
     delete_event,
+    delete_player,
+    deleted_player_name,
     edit_player,
+    has_played,
     import_registration,
     preview_import,
     set_archived,
@@ -318,6 +323,7 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
             ctx["late_stage"] = stage
             ctx.setdefault("late_form", LateArrivalForm(stage=stage))
         ctx["seats"] = player.seats.select_related("stage", "table").order_by("stage__number")
+        ctx["played"] = has_played(player)
         return ctx
 
     def post(self, request, *args, **kwargs):
@@ -369,6 +375,46 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
             else:
                 messages.info(request, _("Nothing changed."))
         return redirect("player_edit", self.event.slug, player.pk)
+
+
+class PlayerDeleteView(DirectorRequiredMixin, EventMixin, FormView):
+    """Delete a player registered by mistake (a repeated row, a wrong name) who has never
+    been seated: a confirmation page, then the deletion. A repeat of the post, or a second
+    device, is told the player is deleted already; a player who has played is refused."""
+
+    template_name = "tournament/player_delete.html"
+    form_class = DeletePlayerForm
+
+    def get(self, request, *args, **kwargs):
+        player = self.event.players.filter(pk=kwargs["pk"]).first()
+        if player is None:
+            return self.already_deleted()
+        return self.render_to_response(
+            self.get_context_data(player=player, played=has_played(player))
+        )
+
+    def already_deleted(self, name: str | None = None):
+        name = name if name is not None else deleted_player_name(self.event, self.kwargs["pk"])
+        if name is None:
+            raise Http404
+        messages.info(self.request, _("%(name)s is already deleted.") % {"name": name})
+        return redirect("players", self.event.slug)
+
+    def form_valid(self, form):
+        pk = self.kwargs["pk"]
+        try:
+            name, deleted = delete_player(
+                self.event, pk, self.request.user, form.cleaned_data["once"]
+            )
+        except Player.DoesNotExist:
+            raise Http404 from None
+        except ValidationError as error:
+            messages.error(self.request, " ".join(error.messages))
+            return redirect("player_edit", self.event.slug, pk)
+        if not deleted:
+            return self.already_deleted(name)
+        messages.success(self.request, _("%(name)s is deleted.") % {"name": name})
+        return redirect("players", self.event.slug)
 
 
 SESSION_LIST = "players-import-%s"
@@ -433,11 +479,7 @@ class ImportPreviewView(DirectorRequiredMixin, EventMixin, TemplateView):
             if stored is None:
                 messages.info(request, _("Upload the list first."))
                 return redirect("players_import", self.event.slug)
-            self.sheet = Sheet(
-                header=list(stored["header"]),
-                rows=[(line, list(cells)) for line, cells in stored["rows"]],
-                how=stored.get("how", ""),
-            )
+            self.sheet = from_stored(stored)
             self.dropped = stored.get("dropped", [])
         return super().dispatch(request, *args, **kwargs)
 
@@ -504,8 +546,9 @@ class ImportPreviewView(DirectorRequiredMixin, EventMixin, TemplateView):
             choices=choices,
             counts={
                 status: sum(1 for r in rows if r.status == status and not r.problems)
-                for status in ("new", "same", "changed")
+                for status in ("new", "same", "changed", "repeat")
             },
+            adding=sum(1 for r in rows if adds_player(r, choices)),
             problems=[r for r in rows if r.problems],
             divisions_key=mapping_key(mapping),
             with_ages=bool(self.event.age_brackets)
