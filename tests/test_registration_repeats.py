@@ -138,3 +138,26 @@ def test_a_workbook_with_repeats(director_client, event):
     assert status_of(html, 3) == "repeats line 2 (same e-mail): left out; tick to import anyway"
     confirm(director_client, event.slug, preview)
     assert list(event.players.values_list("name", flat=True)) == ["Ann Lee"]
+
+
+def test_a_large_list_read_in_the_background_leaves_its_repeats_out(
+    director_client, event, settings, django_capture_on_commit_callbacks
+):
+    from tournament.models import ListReading
+    from tournament.tasks import read_registration_list
+
+    settings.REGISTRATION_IN_REQUEST_BYTES = 200  # the sign-up export is read in the background
+    url = f"/director/e/{event.slug}/players/import/"
+    answer = upload(director_client, event.slug, SIGN_UP, "signup.csv")
+    reading = ListReading.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        read_registration_list.enqueue(reading.pk)
+    reading.refresh_from_db()
+    assert "mail-secret" not in str(reading.sheet)
+    preview = director_client.get(f"{url}reading/{reading.pk}/", follow=True)
+    html = preview.content.decode()
+    assert answer.status_code == 200
+    assert status_of(html, 8) == "repeats line 4 (same e-mail): left out; tick to import anyway"
+    assert confirm_button(html) == "Confirm: import 5 players"
+    assert confirm(director_client, event.slug, preview).status_code == 302
+    assert event.players.count() == 5
