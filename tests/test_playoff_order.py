@@ -109,3 +109,28 @@ def test_the_results_and_bracket_pdfs_list_zoe_third_and_thelma_fourth(
     ]
     text = "\n".join(pdf_lines(client.get(f"/e/{final.event.slug}/bracket.pdf").content))
     assert text.index("Zoë") < text.index("Thelma")
+
+
+def test_the_finals_standings_page_and_export_follow_the_playoff(client, director_client, final):
+    import csv
+
+    from tests.test_standings import shown_rows
+
+    zoe_wins(director_client, bronze_playoff(director_client, final))
+    page = client.get(f"/e/{final.event.slug}/{final.number}/").content.decode()
+    assert [row[:2] for row in shown_rows(page)] == [
+        ["T1", "Ann"],
+        ["T1", "Bo"],
+        ["3", "Zoë"],
+        ["4", "Thelma"],
+        ["5", "Ed"],
+    ]
+    export = client.get(f"/e/{final.event.slug}/{final.number}/standings/export/?_export=csv")
+    rows = list(csv.DictReader(io.StringIO(export.content.decode("utf-8-sig"))))
+    assert [(r["Place"], r["Player"]) for r in rows] == [
+        ("1", "Ann"),
+        ("1", "Bo"),
+        ("3", "Zoë"),
+        ("4", "Thelma"),
+        ("5", "Ed"),
+    ]

@@ -34,9 +34,9 @@ from scoring.printing import (
     sheets_context,
     table_blocks,
 )
-from scoring.sheets import TableSheet, stage_sheets, stage_standings, table_sheet
+from scoring.sheets import TableSheet, stage_sheets, table_sheet
 from scoring.tables import StandingsTable
-from scoring.views.results import BracketView, ResultsView, StandingsView
+from scoring.views.results import BracketView, ResultsView, StandingsView, shown_standings
 from scoring.views.seating import SeatingView
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin
 from tournament.refusals import NotFound
@@ -434,7 +434,7 @@ class StandingsExportView(StageMixin, View):
         # The registration ids are the directors' (PRODUCT.md §10: the public sees names,
         # clubs, tables and scores).
         private = () if self.is_director else ("player_id",)
-        table = StandingsTable(stage_standings(self.stage), order_by="place", exclude=private)
+        table = StandingsTable(shown_standings(self.stage), order_by="place", exclude=private)
         RequestConfig(request, paginate=False).configure(table)
         exporter = table_export(export_format, table, self.stage.name)
         return export_response(exporter, f"{self.event.slug}-{self.stage.number}-standings")

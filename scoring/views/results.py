@@ -191,6 +191,17 @@ def stage_medals(results, stage):
     return next((d.result for d in results.medals if d.division == decides[0]), None)
 
 
+def shown_standings(stage, sheets=None):
+    """A stage's standings as every page, PDF and export shows them: a closed stage that is a
+    division's Final ordered as its medals settled it (a playoff's winner first, issue 28
+    item 18), the results computed only then."""
+    rows = stage_standings(stage, sheets)
+    if not stage.closed or stage.kind == StageKind.PLAYOFF:
+        return rows
+    results = compute_results(stage.event, event_summaries(stage.event))
+    return settled_standings(rows, stage_medals(results, stage))
+
+
 def result_rows(stage, sheets, medals=None):
     """A stage's standings rows, each with its place, table and total as the page shows them;
     a Final's as its ``medals`` settled them (a playoff's winner first)."""
@@ -291,7 +302,7 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         stage.event = event
         sort = standings_sort(self.request.GET.get("sort", ""))
         sheets = SimpleLazyObject(lambda: stage_summaries(stage))
-        standings = SimpleLazyObject(lambda: stage_standings(stage, sheets))
+        standings = SimpleLazyObject(lambda: shown_standings(stage, sheets))
         ctx.update(
             sheets=sheets,
             rows=standings,
