@@ -134,3 +134,36 @@ def test_the_finals_standings_page_and_export_follow_the_playoff(client, directo
         ("4", "Thelma"),
         ("5", "Ed"),
     ]
+
+
+# The rule alone (scoring/sheets.py settled_places), from what awards.medals gives.
+
+
+def settled(totals, rule="nvso", playoffs=None):
+    from scoring.awards import medals
+    from scoring.sheets import settled_places
+    from tournament.rules import places
+
+    return settled_places(places(totals), medals(totals, rule, playoffs or {}))
+
+
+def test_a_bronze_playoff_won_by_the_higher_total_puts_its_winner_third():
+    totals = dict(a=100, b=100, c=120, d=130, e=150)
+    assert settled(totals, playoffs={"bronze": [dict(c=9, d=0)]}) == dict(a=1, b=1, d=3, c=4, e=5)
+
+
+def test_a_tie_for_second_settled_by_its_playoff_gives_two_then_three():
+    totals = dict(a=100, b=110, c=110, d=130)
+    assert settled(totals, playoffs={"silver": [dict(b=9, c=0)]}) == dict(a=1, c=2, b=3, d=4)
+
+
+def test_a_replayed_playoff_orders_by_its_last_round():
+    totals = dict(a=100, b=100, c=120, d=120, e=150)
+    rounds = [dict(c=5, d=5), dict(c=7, d=2)]
+    assert settled(totals, playoffs={"bronze": rounds}) == dict(a=1, b=1, d=3, c=4, e=5)
+
+
+def test_places_stay_by_total_while_a_playoff_is_owed_or_none_was_needed():
+    assert settled(dict(a=100, b=100, c=120, d=120)) == dict(a=1, b=1, c=3, d=3)
+    assert settled(dict(a=1, b=1, c=1, d=9)) == dict(a=1, b=1, c=1, d=4)
+    assert settled(dict(a=1, b=1, c=5, d=9), rule="shared") == dict(a=1, b=1, c=3, d=4)

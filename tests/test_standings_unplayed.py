@@ -3,6 +3,7 @@ a stage in progress says its standings are partial, on the page, its PDF and its
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -73,3 +74,16 @@ def test_the_csv_export_leaves_the_place_of_the_unplayed_empty(client, six_table
     assert [row[place] for row in body[:4]] != ["", "", "", ""]
     assert all(row[place] for row in body[:4])
     assert [row[place] for row in body[4:]] == [""] * 20
+
+
+def test_the_results_page_leaves_a_stage_in_progress_unranked_where_nobody_played(
+    client, six_tables
+):
+    play(Table.objects.get(stage=six_tables, number=1), 1)
+    page = client.get(f"/e/{six_tables.event.slug}/results/").content.decode()
+    body = page.split('data-stage="1"', 1)[1].split("</tbody>", 1)[0]
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body)]
+    rows = [r for r in rows if r]
+    assert len(rows) == 24
+    assert all(r[0] != "—" and r[3] != "—" for r in rows[:4])
+    assert all(r[0] == "—" and r[3] == "—" for r in rows[4:])

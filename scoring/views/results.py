@@ -41,6 +41,7 @@ from scoring.sheets import (
 )
 from scoring.table_entry import phone_rounds
 from scoring.tables import (
+    UNRANKED,
     place_text,
     progress_text,
     standings_headers,
@@ -209,7 +210,8 @@ def result_rows(stage, sheets, medals=None):
     shared = Counter(r.place for r in rows)
     for r in rows:
         place = place_text(r.place, shared[r.place], r.withdrew_after)
-        yield r, {"place": place, "table": str(r.table.number), "total": str(r.total)}
+        total = str(r.total) if r.rounds else UNRANKED  # no round played: no total yet
+        yield r, {"place": place, "table": str(r.table.number), "total": total}
 
 
 class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
