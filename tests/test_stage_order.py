@@ -52,8 +52,9 @@ def test_an_unplayed_playoff_shows_a_dash_not_zero(director_client, tied):
     section = section[: section.find("</section>")]
     assert re.findall(r'<td class="text-end">([^<]*)</td>', section) == ["—", "—"]
     standings = director_client.get(f"/e/{tied.slug}/{playoff.number}/").content.decode()
-    # rounds played, total, infractions of each of the two players
-    assert re.findall(r"<td ?>(—|0)</td>", standings) == ["0", "—", "0"] * 2
+    # place (none before a round: issue 28 item 5), rounds played, total, infractions of each
+    # of the two players
+    assert re.findall(r"<td ?>(—|0)</td>", standings) == ["—", "0", "—", "0"] * 2
 
 
 def test_the_results_list_stages_in_play_order(director_client, director):
