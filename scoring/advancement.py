@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import F
-from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 
 from scoring import awards
 from scoring.models import Round
@@ -25,6 +24,7 @@ from tournament.history import claim, log_action, settle
 from tournament.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.seating import SeatingError
+from tournament.stage_names import say
 from tournament.text import translated
 
 ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
@@ -234,7 +234,7 @@ def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> Even
         try:
             result = awards.medals(totals, rules.medal_tie, playoffs.medals(division))
         except awards.PlayoffMismatch as mismatch:
-            message = Message("%(stage)s: %(why)s", stage=final.name, why=mismatch.args[0])
+            message = Message("%(stage)s: %(why)s", stage=final.title, why=mismatch.args[0])
             results.problems.append(message)
             results.playoff_problems.append(
                 PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
@@ -257,7 +257,7 @@ def _advance_division(results, playoffs, stage, division, tables, rules, options
         except awards.PlayoffMismatch as mismatch:
             message = Message(
                 "%(stage)s, table %(table)s: %(why)s",
-                stage=stage.name,
+                stage=stage.title,
                 table=sheet.table.number,
                 why=mismatch.args[0],
             )
@@ -284,7 +284,7 @@ def _advance_division(results, playoffs, stage, division, tables, rules, options
     try:
         adv = awards.table_advancers(rest, rules.advancement_tie, rounds, places=wild)
     except awards.PlayoffMismatch as mismatch:
-        message = Message("%(stage)s, wildcards: %(why)s", stage=stage.name, why=mismatch.args[0])
+        message = Message("%(stage)s, wildcards: %(why)s", stage=stage.title, why=mismatch.args[0])
         results.problems.append(message)
         results.playoff_problems.append(
             PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
@@ -311,31 +311,15 @@ def incomplete_tables(stage: Stage, sheets: Iterable[TableSheet]) -> list[Table]
 # -- writes --------------------------------------------------------------------------------------
 
 
-# What a playoff settles, as its name says it (in the language of the director who closes the
-# stage: a stage's name is stored, like a name the director typed).
-_AT_STAKE = {
-    "gold": pgettext_lazy("a playoff for", "gold"),
-    "silver": pgettext_lazy("a playoff for", "silver"),
-    "bronze": pgettext_lazy("a playoff for", "bronze"),
-}
-
-
-def _playoff_name(owed: PlayoffOwed) -> str:
-    if owed.table is not None:
-        name = _("Playoff: %(stage)s, table %(n)s") % {
-            "stage": owed.table.stage.name,
-            "n": owed.table.number,
-        }
-    elif owed.medal == Medal.ADVANCE:
-        name = _("Wildcard playoff: %(stage)s") % {"stage": owed.stage.name}
-    else:
-        medals = _(" and ").join(str(_AT_STAKE.get(m, m)) for m in owed.owed.at_stake)
-        name = capfirst(_("%(medals)s playoff") % {"medals": medals})
-    if owed.division:
-        name += f" ({owed.division})"
+def _playoff_parts(owed: PlayoffOwed) -> dict:
+    """What a playoff's name is made of (tournament/stage_names.py): the medals it settles and
+    which replay it is; a tie at a table or at the wildcards' cut names its stage."""
+    parts: dict = {"kind": "playoff"}
+    if owed.table is None and owed.medal != Medal.ADVANCE:
+        parts["medals"] = list(owed.owed.at_stake)
     if owed.owed.round_number > 1:
-        name += _(", replay %(n)s") % {"n": owed.owed.round_number - 1}
-    return name
+        parts["replay"] = owed.owed.round_number - 1
+    return parts
 
 
 def _next_number(event: Event) -> int:
@@ -394,11 +378,14 @@ def sync_playoffs(event: Event) -> list[Stage]:
         if same is not None:
             keep.add(same.pk)
             continue
+        parts = _playoff_parts(owed)
+        stage = Stage(event=event, kind=StageKind.PLAYOFF, auto_name=parts, **match)
         stage = _insert_stage(
             event,
             _after(event, owed.stage),
-            _playoff_name(owed),
+            say(parts, stage),
             StageKind.PLAYOFF,
+            auto_name=parts,
             **match,
         )
         table = Table.objects.create(stage=stage, number=1)
@@ -430,9 +417,11 @@ def _entrants(results: EventResults, before: Stage) -> dict[str, list[Player]]:
         if final is not None and final.number <= stage.number:
             continue
         if not stage.closed:
-            raise AdvanceError(f"{stage.name} is not closed yet.")
+            raise AdvanceError(_("%(s)s is not closed yet.") % {"s": stage.title})
         if any(o.division == division for o in results.owed_for(stage)):
-            raise AdvanceError(f"{stage.name} has playoffs to score before anyone advances.")
+            raise AdvanceError(
+                _("%(s)s has playoffs to score before anyone advances.") % {"s": stage.title}
+            )
         entrants[division] = [p for p in results.advancing(stage) if p.division == division]
     return entrants
 
@@ -564,12 +553,14 @@ def seat_next_stage(event: Event, rng=None, user=None, key: str | None = None) -
                 _("Final (%(division)s)") % {"division": division},
                 StageKind.FINAL,
                 division=division,
+                auto_name={"kind": "final"},
             )
             log_action(event, "stage.created", user, stage=final)
             _seat_from(event, final, ready[division], rng, user)
         earlier = event.stages.filter(kind=StageKind.SEMIFINAL).count()
         name = _("Semifinal %(n)s") % {"n": earlier + 1} if earlier else _("Semifinal")
-        target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL)
+        parts = {"kind": "semifinal", **({"n": earlier + 1} if earlier else {})}
+        target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL, auto_name=parts)
         log_action(event, "stage.created", user, stage=target)
     _seat_from(event, target, players, rng, user)
     settle(key, stage=target.pk)
@@ -585,12 +576,12 @@ def close_stage(stage: Stage, user) -> list[Stage]:
     stage.event.locked()
     stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
     if stage.closed:
-        raise AdvanceError(f"{stage.name} is already closed.")
+        raise AdvanceError(_("%(s)s is already closed.") % {"s": stage.title})
     from scoring.sheets import stage_sheets
 
     sheets = stage_sheets(stage)
     if not sheets:
-        raise AdvanceError(_("Nobody is seated in %(s)s.") % {"s": stage.name})
+        raise AdvanceError(_("Nobody is seated in %(s)s.") % {"s": stage.title})
     waiting = incomplete_tables(stage, sheets)
     if waiting:
         numbers = ", ".join(str(t.number) for t in waiting)
@@ -699,20 +690,24 @@ def _outcomes(results: EventResults) -> dict[str, str]:
     for stage in results.sheets:
         if stage.closed and stage.kind in ADVANCING_KINDS:
             advancing = sorted(p.name for p in results.advancing(stage))
-            out[f"advance:{stage.pk}"] = f"{stage.name}: {', '.join(advancing) or 'nobody'} advance"
+            out[f"advance:{stage.pk}"] = (
+                _("%(s)s: %(who)s advance") % {"s": stage.title, "who": ", ".join(advancing)}
+                if advancing
+                else _("%(s)s: nobody advances") % {"s": stage.title}
+            )
     for division in results.medals:
         suffix = f" ({division.division})" if division.division else ""
         for award in division.result.medals:
             if award.pending:
-                who = "playoff pending between " + ", ".join(
-                    players[pk].name for pk in award.between
-                )
+                who = _("playoff pending between %(who)s") % {
+                    "who": ", ".join(players[pk].name for pk in award.between)
+                }
             elif award.none:
-                who = "not awarded"
+                who = _("not awarded")
             else:
                 who = ", ".join(players[pk].name for pk in award.players)
             out[f"medal:{division.division}:{award.medal}"] = (
-                f"{award.medal.capitalize()}{suffix}: {who}"
+                f"{Medal(award.medal).label}{suffix}: {who}"
             )
     return out
 
@@ -808,10 +803,14 @@ def apply_correction(stage: Stage, division: str, user, key: str | None = None) 
         return earlier.outcome["replay"]
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.closed:
-        raise AdvanceError(f"{stage.name} is closed: reopen it before its seating can change.")
+        raise AdvanceError(
+            _("%(s)s is closed: reopen it before its seating can change.") % {"s": stage.title}
+        )
     conflict = find_conflict(event, stage, division)
     if conflict is None:
-        raise AdvanceError(f"The seating of {stage.name} already matches who advances.")
+        raise AdvanceError(
+            _("The seating of %(s)s already matches who advances.") % {"s": stage.title}
+        )
     from scoring.models import Round
 
     seats = {s.player_id: s for s in conflict.seats}
@@ -866,11 +865,13 @@ def keep_seating(stage: Stage, division: str, reason: str, user, key: str | None
         return
     reason = (reason or "").strip()[:300]
     if not reason:
-        raise AdvanceError("Give the reason for keeping the published seating.")
+        raise AdvanceError(_("Give the reason for keeping the published seating."))
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     conflict = find_conflict(event, stage, division)
     if conflict is None:
-        raise AdvanceError(f"The seating of {stage.name} already matches who advances.")
+        raise AdvanceError(
+            _("The seating of %(s)s already matches who advances.") % {"s": stage.title}
+        )
     stage.kept_advancers = {**stage.kept_advancers, division: conflict.advancers}
     stage.save(update_fields=["kept_advancers"])
     log_action(event, "stage.seating_kept", user, stage=stage, reason=reason)

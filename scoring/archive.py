@@ -13,6 +13,7 @@ from datetime import date
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext as _
 
 from scoring.advancement import load_results
 from scoring.awards import MEDALS
@@ -154,7 +155,7 @@ def link_same_person(player: Player, other: Player, user) -> bool:
     """Say ``player`` and ``other`` (another event's) are the same person; False when they were
     already linked (a repeated post links once)."""
     if other.event_id == player.event_id:
-        raise ValueError("Two players of one event are two people.")
+        raise ValueError(_("Two players of one event are two people."))
     first, second = sorted((player, other), key=lambda p: p.pk)
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=player.event_id)

@@ -70,4 +70,4 @@ def clock_never_started(stage, sheets: list[TableSheet]) -> str | None:
     return _(
         "Rounds are being entered but %(s)s's clock was never started: start it now, or time "
         "will never be called at this stage's tables."
-    ) % {"s": stage.name}
+    ) % {"s": stage.title}

@@ -92,6 +92,7 @@ from tournament.rules import (
     running_totals,
 )
 from tournament.services import unique_slug
+from tournament.stage_names import recognise
 from tournament.text import bad_character, translated
 
 FORMAT = "mexican-train-event"
@@ -2093,6 +2094,7 @@ def write_event(plan: _Plan, *, director=None, slug: str | None = None) -> Event
             event=event,
             number=i,
             name=s.name,
+            auto_name=recognise(s.name, s.kind, s.division or ""),
             kind=s.kind,
             closed=s.closed,
             medal=s.medal,

@@ -88,9 +88,18 @@ def seat_stage(
         group = by_division[division]
         if stage.kind == StageKind.FINAL and len(sizes) > 1:
             raise SeatingError(
-                f"The final is one table{' per division' if division else ''}: "
-                f"{len(group)} players need {len(sizes)}. Close the previous stage to seat a "
-                "semifinal first."
+                (
+                    _(
+                        "The final is one table per division: %(n)s players need %(t)s. "
+                        "Close the previous stage to seat a semifinal first."
+                    )
+                    if division
+                    else _(
+                        "The final is one table: %(n)s players need %(t)s. Close the previous "
+                        "stage to seat a semifinal first."
+                    )
+                )
+                % {"n": len(group), "t": len(sizes)}
             )
         plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
     Seat.objects.filter(stage=stage).delete()
@@ -116,20 +125,26 @@ def move_player(stage: Stage, player: Player, table: Table, user=None) -> Seat:
         raise SeatingError(_("That table is not in this stage."))
     seat = Seat.objects.select_for_update().filter(stage=stage, player=player).first()
     if seat is None:
-        raise SeatingError(f"{player} is not seated in {stage.name}.")
+        raise SeatingError(_("%(p)s is not seated in %(s)s.") % {"p": player, "s": stage.title})
     if seat.table_id == table.pk:
         return seat
     if Round.objects.filter(table_id__in=[seat.table_id, table.pk]).exists():
         raise SeatingError(
-            "Rounds have been entered at one of these tables: a move would "
-            "leave a player without scores."
+            _(
+                "Rounds have been entered at one of these tables: a move would "
+                "leave a player without scores."
+            )
         )
     rules = stage.event.rules
     left_behind = Seat.objects.filter(table_id=seat.table_id).count() - 1
     if left_behind and not rules.can_deal(left_behind):
         raise SeatingError(
-            f"Table {seat.table.number} would be left with {left_behind} player"
-            f"{'s' if left_behind > 1 else ''}, which this rule set cannot deal."
+            ngettext(
+                "Table %(t)s would be left with %(n)s player, which this rule set cannot deal.",
+                "Table %(t)s would be left with %(n)s players, which this rule set cannot deal.",
+                left_behind,
+            )
+            % {"t": seat.table.number, "n": left_behind}
         )
     divisions = set(table.seats.values_list("player__division", flat=True))
     if divisions and divisions != {player.division}:
@@ -140,7 +155,8 @@ def move_player(stage: Stage, player: Player, table: Table, user=None) -> Seat:
     new_size = table.seats.count() + 1
     if not rules.can_deal(new_size):
         raise SeatingError(
-            f"Table {table.number} would seat {new_size}, which this rule set cannot deal."
+            _("Table %(t)s would seat %(n)s, which this rule set cannot deal.")
+            % {"t": table.number, "n": new_size}
         )
     last = table.seats.aggregate(m=Max("position"))["m"] or 0
     seat.table, seat.position = table, last + 1
@@ -163,7 +179,7 @@ def clear_seating(stage: Stage, user=None, key: str | None = None, reason: str =
         return 0
     if stage.kind != StageKind.QUALIFYING:
         raise SeatingError(
-            "A later stage is seated from the advancers: reopen the stage before it instead."
+            _("A later stage is seated from the advancers: reopen the stage before it instead.")
         )
     list(Table.objects.select_for_update().filter(stage=stage))
     if Round.objects.filter(table__stage=stage).exists():
@@ -239,7 +255,7 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
             done = _("%(p)s withdrew after round %(n)s of %(s)s; table %(t)s plays on.") % {
                 "p": player.name,
                 "n": played,
-                "s": seat.stage.name,
+                "s": seat.stage.title,
                 "t": seat.table.number,
             }
         elif Round.objects.filter(table__stage=seat.stage).exists():
@@ -248,7 +264,7 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
             done = _("%(p)s is removed from table %(t)s of %(s)s.") % {
                 "p": player.name,
                 "t": seat.table.number,
-                "s": seat.stage.name,
+                "s": seat.stage.title,
             }
         else:
             seat.delete()
@@ -259,7 +275,7 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
                 "%(p)s is removed from the seating of %(s)s; tables rebalanced "
                 "(%(m)s players moved).",
                 moved,
-            ) % {"p": player.name, "s": seat.stage.name, "m": moved}
+            ) % {"p": player.name, "s": seat.stage.title, "m": moved}
     player.withdrawn = True
     player.save(update_fields=["withdrawn"])
     log_action(event, "player.withdrew", user, reason=reason, player=player.name)
@@ -297,7 +313,7 @@ def seat_late_arrival(
     if player.withdrawn:
         raise SeatingError(_("%(p)s has withdrawn.") % {"p": player.name})
     if Seat.objects.filter(stage=stage, player=player).exists():
-        raise SeatingError(_("%(p)s is already seated in %(s)s.") % {"p": player, "s": stage.name})
+        raise SeatingError(_("%(p)s is already seated in %(s)s.") % {"p": player, "s": stage.title})
     table = Table.objects.select_for_update().get(pk=table.pk)
     played = Round.objects.filter(table=table).count()
     if played and not event.late_arrivals:
@@ -309,11 +325,15 @@ def seat_late_arrival(
         raise SeatingError(_("Table %(t)s's game is over.") % {"t": table.number})
     divisions = set(table.seats.values_list("player__division", flat=True))
     if divisions and divisions != {player.division}:
-        raise SeatingError(f"Table {table.number} plays in another division than {player}.")
+        raise SeatingError(
+            _("Table %(t)s plays in another division than %(p)s.")
+            % {"t": table.number, "p": player}
+        )
     size = table.seats.filter(left_after__isnull=True).count() + 1
     if not event.rules.can_deal(size):
         raise SeatingError(
-            f"Table {table.number} would seat {size}, which this rule set cannot deal."
+            _("Table %(t)s would seat %(n)s, which this rule set cannot deal.")
+            % {"t": table.number, "n": size}
         )
     last = table.seats.aggregate(m=Max("position"))["m"] or 0
     seat = Seat.objects.create(

@@ -112,7 +112,7 @@ def why_refused(code: str, session) -> str | None:
         return _("Table entry is turned off: show this round to a director.")
     if table.stage.closed:
         return _("%(stage)s is closed: show this round to a director.") % {
-            "stage": table.stage.name
+            "stage": table.stage.title
         }
     return _(
         "This table has a new code: scan the new score sheet, or show this round to a director."

@@ -92,7 +92,10 @@ def place_text(place: int | None, sharing: int, withdrew_after: int | None = Non
         if withdrew_after is None:
             return UNRANKED
         return _("withdrew after round %(n)s") % {"n": withdrew_after}
-    return f"T{place}" if sharing > 1 else str(place)
+    if sharing > 1:
+        # Translators: a place shared by a tie ("T5": tied for fifth), as short as a place.
+        return gettext("T%(place)s") % {"place": place}
+    return str(place)
 
 
 def progress_text(progress) -> str:

@@ -158,7 +158,7 @@ def reopen_stage(
     if plan.blocked_by:
         raise UndoRefused(
             _("%(s)s has rounds entered: correct %(stage)s's rounds instead.")
-            % {"s": ", ".join(s.name for s in plan.blocked_by), "stage": stage.name}
+            % {"s": ", ".join(s.title for s in plan.blocked_by), "stage": stage.title}
         )
     if shown is not None and shown != plan.fingerprint:
         raise UndoRefused(_("What reopening removes has changed meanwhile: reload the page."))

@@ -236,7 +236,7 @@ def test_the_bracket_is_public_and_shows_advancers_and_medals(client, director_c
     close(director_client, final)
     page = client.get(f"/e/{game1.event.slug}/bracket/").content.decode()
     assert page.count("advances</span>") == 2
-    assert a[0].name in page and b[1].name in page and "gold</span>" in page
+    assert a[0].name in page and b[1].name in page and "Gold</span>" in page
     assert "Game 1" in page and "Final" in page
 
 

@@ -43,7 +43,7 @@ def event_plans(
                 n,
                 rules,
                 options,
-                first=stage.name,
+                first=stage.title,
                 seeded=stage.kind != StageKind.QUALIFYING,
                 semifinals=semifinals,
                 advancers=advancers.get(division),

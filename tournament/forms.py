@@ -424,7 +424,7 @@ class ScorekeeperForm(forms.Form):
             .select_related("stage")
             .order_by("stage__number", "number")
         )
-        self.fields["tables"].label_from_instance = lambda t: f"{t.stage.name} · {t.number}"
+        self.fields["tables"].label_from_instance = lambda t: f"{t.stage.title} · {t.number}"
 
     def clean_username(self):
         from django.contrib.auth.validators import UnicodeUsernameValidator

@@ -475,6 +475,9 @@ class Stage(models.Model):
         help_text=_("Minutes a director added to this stage's time limit."),
     )
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
+    # A name the site made (tournament/stage_names.py): its parts, said in the reader's
+    # language; {} for a name a director typed.
+    auto_name = models.JSONField(_("name made by the site"), default=dict, blank=True)
 
     objects = StageQuerySet.as_manager()
 
@@ -487,10 +490,20 @@ class Stage(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.event} – {self.name}"
+        return f"{self.event} – {self.title}"
 
     def get_absolute_url(self):
         return reverse("standings", args=[self.event.slug, self.number])
+
+    @property
+    def title(self) -> str:
+        """The stage's name as a reader sees it: a name the site made in the active language,
+        a name a director typed as typed (one typed over the site's in the admin, too)."""
+        from tournament.stage_names import recognise, say
+
+        if self.auto_name and recognise(self.name, self.kind, self.division):
+            return say(self.auto_name, self) or self.name
+        return self.name
 
 
 class TableQuerySet(models.QuerySet):
@@ -542,7 +555,7 @@ class Table(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.stage.name}, table {self.number}"
+        return f"{self.stage.title}, table {self.number}"
 
     def get_absolute_url(self):
         return reverse("table", args=[self.stage.event.slug, self.stage.number, self.number])

@@ -16,9 +16,10 @@ from tournament.registration import Entry, Sheet, entries, parse_brackets
 from tournament.text import name_key
 
 # Named in the language of the director who creates the event (a stage's name is stored).
+# (name in the creating director's language, the parts it is made of: tournament/stage_names.py)
 DEFAULT_STAGES = [
-    (gettext_lazy("Game 1"), StageKind.QUALIFYING),
-    (gettext_lazy("Final"), StageKind.FINAL),
+    (gettext_lazy("Game 1"), StageKind.QUALIFYING, {"kind": "game", "n": 1}),
+    (gettext_lazy("Final"), StageKind.FINAL, {"kind": "final"}),
 ]
 
 
@@ -69,8 +70,10 @@ def create_event(event: Event, director, key: str | None = None) -> Event:
         _insert_with_free_slug(event)
     if director is not None:
         event.directors.add(director)
-    for number, (name, kind) in enumerate(DEFAULT_STAGES, start=1):
-        Stage.objects.create(event=event, number=number, name=str(name), kind=kind)
+    for number, (name, kind, parts) in enumerate(DEFAULT_STAGES, start=1):
+        Stage.objects.create(
+            event=event, number=number, name=str(name), kind=kind, auto_name=parts
+        )
     log_action(event, "event.created", director)
     settle(key, event=event.pk)
     return event

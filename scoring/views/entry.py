@@ -82,7 +82,7 @@ class RoundPageMixin:
             "engine": form.engine,
             "cells": [form.key(p) for p in form.players],
             "names": {form.key(p): p.name for p in form.players},
-            "label": _("%(s)s, table %(t)s") % {"s": self.stage.name, "t": self.table.number},
+            "label": _("%(s)s, table %(t)s") % {"s": self.stage.title, "t": self.table.number},
             "texts": {
                 "fill": _("Enter every player's pips to save."),
                 "fix": _("Fix the marked cells to save."),

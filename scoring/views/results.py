@@ -55,7 +55,7 @@ from tournament.caching import LiveMixin, fragment_key
 from tournament.clock_store import read_clock
 from tournament.finals_store import event_plans
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
-from tournament.models import StageKind
+from tournament.models import Medal, StageKind
 from tournament.text import translated
 
 
@@ -167,7 +167,9 @@ def results_standings(results):
     medal_of = results.medal_of()
     pending = {pk for o in results.owed if o.table is None for pk in o.owed.players}
     outcome = {
-        pk: _("playoff pending") if pk in pending else medal_of.get(pk, "").capitalize()
+        pk: _("playoff pending")
+        if pk in pending
+        else (Medal(medal_of[pk]).label if pk in medal_of else "")
         for pk in results.players
     }
     return [
@@ -266,7 +268,7 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
                 return redirect("advance", self.event.slug, self.stage.number)
             if request.POST.get("action") == "seat_next":
                 seated = seat_next_stage(self.event, user=request.user, key=key)
-                messages.success(request, _("%(s)s seated.") % {"s": seated.name})
+                messages.success(request, _("%(s)s seated.") % {"s": seated.title})
                 blank_on_seating(seated, request.build_absolute_uri("/"))
                 return redirect("seating", self.event.slug, seated.number)
             closed = close_and_seat(
@@ -275,13 +277,13 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
         except (AdvanceError, RoundRejected) as why:
             messages.error(request, translated(why))
             return redirect("advance", self.event.slug, self.stage.number)
-        messages.success(request, _("%(s)s closed.") % {"s": self.stage.name})
+        messages.success(request, _("%(s)s closed.") % {"s": self.stage.title})
         for playoff in closed.playoffs:
-            messages.info(request, _("Playoff created: %(s)s.") % {"s": playoff.name})
+            messages.info(request, _("Playoff created: %(s)s.") % {"s": playoff.title})
         if closed.seat_error:
             messages.error(request, closed.seat_error)
         if closed.seated is not None:
-            messages.success(request, _("%(s)s seated.") % {"s": closed.seated.name})
+            messages.success(request, _("%(s)s seated.") % {"s": closed.seated.title})
             blank_on_seating(closed.seated, request.build_absolute_uri("/"))
             return redirect("seating", self.event.slug, closed.seated.number)
         return redirect("advance", self.event.slug, self.stage.number)

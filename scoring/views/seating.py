@@ -59,7 +59,7 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
         if not seated.exists():
             raise SeatingError(
                 _("%(s)s is seated from the advancers: close the previous stage first.")
-                % {"s": self.stage.name}
+                % {"s": self.stage.title}
             )
         return seated
 

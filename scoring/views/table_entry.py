@@ -85,7 +85,7 @@ def back_to_table(request, table):
     messages.info(
         request,
         _("Thank you. %(s)s is over: here is the table's final sheet and result.")
-        % {"s": table.stage.name},
+        % {"s": table.stage.title},
     )
     stage = table.stage
     return redirect("table", stage.event.slug, stage.number, table.number)

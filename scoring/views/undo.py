@@ -54,7 +54,7 @@ class ReopenStageView(DirectorRequiredMixin, StageMixin, FormView):
             form.add_error(None, str(why))
             return self.form_invalid(form)
         if done is not None:
-            message = _("%(s)s is open again: it takes rounds.") % {"s": self.stage.name}
+            message = _("%(s)s is open again: it takes rounds.") % {"s": self.stage.title}
             if done.unseated:
                 message += " " + _("Seating removed: %(l)s.") % {"l": ", ".join(done.unseated)}
             if done.playoffs_removed:
@@ -63,7 +63,7 @@ class ReopenStageView(DirectorRequiredMixin, StageMixin, FormView):
                 }
             messages.success(self.request, message)
         else:
-            messages.info(self.request, _("%(s)s is open.") % {"s": self.stage.name})
+            messages.info(self.request, _("%(s)s is open.") % {"s": self.stage.title})
         return redirect("advance", self.event.slug, self.stage.number)
 
 
@@ -87,7 +87,7 @@ class RemovePlayoffView(DirectorRequiredMixin, StageMixin, FormView):
         return ctx
 
     def form_valid(self, form):
-        name = self.stage.name
+        name = self.stage.title
         try:
             removed = remove_playoff(
                 self.stage,
