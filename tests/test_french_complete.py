@@ -261,3 +261,23 @@ def test_linking_two_players_of_one_event_is_refused_in_french(director):
     assert refused(lambda: link_same_person(a, b, director)) == (
         "Deux joueurs d'un même tournoi sont deux personnes."
     )
+
+
+def test_the_migration_recognises_the_names_existing_events_were_given(client, medals):
+    """Events made before the site kept the parts: their English (or French) site names are
+    recognised, a typed name left alone."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tournament.migrations.0017_stage_auto_name")
+    Stage.objects.update(auto_name={})
+    Stage.objects.filter(event=medals, number=1).update(name="Partie 1")
+    typed = make_event(slug="old")
+    Stage.objects.filter(event=typed).update(auto_name={})
+    Stage.objects.filter(event=typed, number=1).update(name="Tuesday Night")
+    migration.recognise_site_names(apps, None)
+    assert Stage.objects.get(event=medals, number=1).auto_name == {"kind": "game", "n": 1}
+    assert Stage.objects.get(event=typed, number=1).auto_name == {}
+    text = french(client, "/e/m/bracket/")
+    assert "Barrage pour l'or et l'argent, reprise 1" in text and not ENGLISH.findall(text)
