@@ -55,10 +55,10 @@ def test_the_plan_and_its_warnings_read_in_french(director_client, director):
         page = director_client.get(f"/e/{event.slug}/", HTTP_ACCEPT_LANGUAGE="fr").content
     text = page.decode()
     assert (
-        "24 joueurs : Game 1, 6 tables de 4 (le gagnant de chaque table) → 6 → Semifinal, "
-        "2 tables de 3 (le gagnant de chaque table) → 2 → Final à 2"
+        "24 joueurs : Partie 1, 6 tables de 4 (le gagnant de chaque table) → 6 → Demi-finale, "
+        "2 tables de 3 (le gagnant de chaque table) → 2 → Finale à 2"
     ) in text
-    assert "Final ne réunit que 2 joueurs : aucune médaille de bronze ne peut être attribuée." in (
+    assert "Finale ne réunit que 2 joueurs : aucune médaille de bronze ne peut être attribuée." in (
         text
     )
     assert "players:" not in text and "no bronze" not in text

@@ -119,13 +119,15 @@ def test_a_new_events_default_stages_follow_the_reader(client, director):
     assert "Game 1" in visible_text(client.get("/e/fresh/").content.decode())
 
 
-def test_a_semifinal_the_site_seats_is_said_in_the_readers_language(director):
+def test_a_semifinal_the_site_seats_is_said_in_the_readers_language(director_client, director):
     with translation.override("en"):
         event = make_event(director, slug="semi", table_size=4)
     make_players(event, count=32)
     game1 = seat(event)
     for table in game1.tables.all():
         play(table, len(event.rules.engines))
+    road = visible_text(director_client.get("/director/e/semi/1/close/", **FR).content.decode())
+    assert "Demi-finale" in road and "Finale" in road and not ENGLISH.findall(road)
     close_stage(game1, director)
     with translation.override("en"):
         semi = seat_next_stage(event)
@@ -162,7 +164,8 @@ def test_the_names_the_site_made_are_recognised(name, kind, division, parts):
 
 
 def test_the_tie_mark_is_french():
-    assert place_text(5, 2) == "T5"
+    with translation.override("en"):
+        assert place_text(5, 2) == "T5"
     with translation.override("fr"):
         assert place_text(5, 2) == "5 ex."
         assert place_text(5, 1) == "5"

@@ -203,7 +203,7 @@ def plan_finals(
     rules: RuleSet,
     options: FinalsOptions | None = None,
     *,
-    first: str = "Game 1",
+    first: str = Message("Game 1"),
     seeded: bool = False,
     semifinals: int = 0,
     advancers: int | None = None,
@@ -249,6 +249,11 @@ def plan_finals(
         seeded = True
         if count > final_capacity(rules, options) or not rules.can_deal(count):
             semifinals += 1
-            name = "Semifinal" if semifinals == 1 else f"Semifinal {semifinals}"
+            # Messages: said in the reader's language on the close page's road (item 17).
+            name = (
+                Message("Semifinal")
+                if semifinals == 1
+                else Message("Semifinal %(n)s", n=semifinals)
+            )
         else:
-            name = "Final"
+            name = Message("Final")
