@@ -148,12 +148,17 @@ def spread_chart(totals: list[int], bins: int = 8) -> SpreadChart | None:
 
 @dataclass(frozen=True)
 class GameBar:
-    label: str  # the stage's name
+    label: str  # the stage's name (in the legend under the chart: too long to stand under a bar)
     total: int
     x: float
     y: float
     width: float
     height: float
+    number: int = 0  # 1 for the first game: under the bar and before its name in the legend
+
+    @property
+    def centre(self) -> float:
+        return round(self.x + self.width / 2, 1)
 
 
 @dataclass(frozen=True)
@@ -168,6 +173,17 @@ class GamesChart:
     @property
     def plot_bottom(self) -> int:
         return self.height - BOTTOM
+
+    @property
+    def label_size(self) -> float:
+        """The font size of the labels (a bar's total above it, its number under it): at most
+        10, and small enough that the widest fits its bar's slot, so that no two overlap."""
+        slot = (WIDTH - LEFT - RIGHT) / len(self.bars)
+        widest = max(len(str(len(self.bars))), *(len(str(bar.total)) for bar in self.bars))
+        return round(min(10.0, (slot - 2) / (CHAR_WIDTH * widest)), 1)
+
+
+CHAR_WIDTH = 0.6  # a digit's width, in font sizes (a conservative bound for sans-serif digits)
 
 
 def games_chart(games: list[tuple[str, int]]) -> GamesChart | None:
@@ -187,6 +203,7 @@ def games_chart(games: list[tuple[str, int]]) -> GamesChart | None:
                 y,
                 round(slot - 4, 1),
                 round(HEIGHT - BOTTOM - y, 1),
+                i + 1,
             )
         )
     return GamesChart(tuple(bars), top)

@@ -47,6 +47,9 @@ STANDINGS_COLUMNS = [
     ("total", _("Total")),
     ("infractions", _("Infractions")),
 ]
+# Columns a phone does not show (the class "fold-narrow", static/css/site.css): a player's table,
+# rounds and infractions are on their own page.
+FOLDED_ON_PHONES = {"table", "rounds", "infractions"}
 # A player who withdrew has no place: after everyone placed.
 _SORT_KEYS = {
     "place": lambda r: (r.place is None, r.place or 0),
@@ -67,12 +70,13 @@ def standings_headers(sort: str) -> list[tuple[str, str, str]]:
     """(label, th class, the sort its link asks for) per column, as django-tables2 drew them."""
     out = []
     for name, label in STANDINGS_COLUMNS:
+        fold = " fold-narrow" if name in FOLDED_ON_PHONES else ""
         if sort == name:
-            out.append((label, "asc orderable", f"-{name}"))
+            out.append((label, f"asc orderable{fold}", f"-{name}"))
         elif sort == f"-{name}":
-            out.append((label, "desc orderable", name))
+            out.append((label, f"desc orderable{fold}", name))
         else:
-            out.append((label, "orderable", name))
+            out.append((label, f"orderable{fold}", name))
     return out
 
 
