@@ -153,6 +153,7 @@ def test_a_double_click_saves_one_round(site, pages):
 def test_a_round_typed_without_a_connection_waits_and_is_saved_once(site, pages):
     page = at_entry(site, pages, **b.PHONE)
     players = seated(site["table"])
+    page.wait_for_load_state("load")  # the page's script holds the round once offline
     page.context.set_offline(True)
     for player, value in zip(players, [0, 5, 6, 7], strict=True):
         page.locator(f"input[name=p{player.pk}]").fill(str(value))

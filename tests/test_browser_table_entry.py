@@ -129,6 +129,7 @@ def test_a_phones_round_kept_offline_and_refused_at_a_new_code_is_saved_at_the_n
     phone.goto(f"{site['url']}/t/{old}/")
     join(phone)
     expect(phone.get_by_role("heading", name="Round 1-1")).to_be_visible()
+    phone.wait_for_load_state("load")  # the page's script holds the round once offline
 
     # No connection: the round is kept on the phone, waiting to send.
     phone.context.set_offline(True)
@@ -201,6 +202,8 @@ def test_a_kept_round_refused_without_json_is_kept_and_sent_no_more(site, pages)
             return route.continue_()
         return route.fulfill(status=403, content_type="text/html", body="<p>Forbidden</p>")
 
+    expect(phone.get_by_role("heading", name="Round 1-1")).to_be_visible()
+    phone.wait_for_load_state("load")  # the page's script holds the round once offline
     phone.context.set_offline(True)
     enter_round(phone, [0, 5, 6, 7])
     expect(phone.locator("#entry-status")).to_contain_text("Waiting to send (no connection)")
