@@ -71,9 +71,7 @@ def create_event(event: Event, director, key: str | None = None) -> Event:
     if director is not None:
         event.directors.add(director)
     for number, (name, kind, parts) in enumerate(DEFAULT_STAGES, start=1):
-        Stage.objects.create(
-            event=event, number=number, name=str(name), kind=kind, auto_name=parts
-        )
+        Stage.objects.create(event=event, number=number, name=str(name), kind=kind, auto_name=parts)
     log_action(event, "event.created", director)
     settle(key, event=event.pk)
     return event
