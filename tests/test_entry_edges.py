@@ -150,6 +150,32 @@ def test_confirming_the_deciding_playoff_round_shows_the_tables_result(director_
     assert "No open table has this code" not in page
 
 
+def test_confirming_a_tied_playoff_round_says_it_is_played_again(director_client, director):
+    event = short_event(director, advancement_tie="playoff")
+    make_players(event, count=12)
+    edit(director_client, event, advancement_tie="playoff", finals_fill_to=4)
+    Event.objects.filter(pk=event.pk).update(table_entry=True)
+    game1 = seat(event)
+    for t in Table.objects.filter(stage=game1):
+        play_totals(t, [3, 10, 20, 30])  # three seconds tied at 10 for one wildcard
+    director_client.post(advance_url(game1), {"action": "close"})
+    playoff = Stage.objects.get(event=event, kind=StageKind.PLAYOFF)
+    table = playoff.tables.select_related("stage__event").get()
+    first, second = phone(table), phone(table)
+    url = f"/t/{table.code}/enter/"
+    fields = hidden_fields(first.get(url))
+    players = [s.player for s in table.seats.order_by("position")]
+    pips = {f"p{p.pk}": v for p, v in zip(players, [4, 4, 6], strict=True)}  # a tie again
+    assert first.post(url, {**fields, **pips, "engine": "12"}).status_code == 302
+    round_ = Round.objects.get(table=table)
+    done = second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk}, follow=True)
+    replay = Stage.objects.filter(event=event, kind=StageKind.PLAYOFF).order_by("number").last()
+    assert replay.pk != playoff.pk
+    page = text(done)
+    assert f"Thank you. {playoff.name} tied: {replay.name} plays it again" in page
+    assert "is over" not in page
+
+
 # -- 16: rounds saved while a timed stage's clock was never started --------------------------
 
 

@@ -15,6 +15,7 @@ from django.views import View
 from scoring.infractions import InfractionRejected
 from scoring.models import InfractionKind, InfractionReport, Round
 from scoring.services import RoundRejected
+from scoring.sheets import table_sheet
 from scoring.table_entry import (
     awaiting,
     blocked,
@@ -37,6 +38,7 @@ from scoring.table_entry import (
 from scoring.views.entry import EnterRoundView, wants_json
 from tournament.caching import live_context
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
+from tournament.models import StageKind
 from tournament.security import client_ip
 
 
@@ -76,18 +78,36 @@ def open_table(request, code: str):
     return table, None
 
 
+def tied_playoff_replay(table):
+    """The replay a playoff's tied round created (its lowest total shared), or None."""
+    stage = table.stage
+    if stage.kind != StageKind.PLAYOFF:
+        return None
+    places = table_sheet(table).places
+    if list(places.values()).count(1) < 2:
+        return None
+    later = stage.event.stages.filter(kind=StageKind.PLAYOFF, number__gt=stage.number)
+    return later.order_by("number").last()
+
+
 def back_to_table(request, table):
     """Where a phone goes after acting on its table: its entry page while the code still opens
     it; once the stage is over (a playoff decided by the round just confirmed closes itself),
     the table's public page, which shows the final sheet and result, with a thank-you."""
     if table_for_code(table.code) is not None:
         return redirect("table_terminal", table.code)
-    messages.info(
-        request,
-        _("Thank you. %(s)s is over: here is the table's final sheet and result.")
-        % {"s": table.stage.title},
-    )
     stage = table.stage
+    replay = tied_playoff_replay(table)
+    if replay is not None:
+        message = _("Thank you. %(s)s tied: %(r)s plays it again, at a table of its own.") % {
+            "s": stage.title,
+            "r": replay.title,
+        }
+    else:
+        message = _("Thank you. %(s)s is over: here is the table's final sheet and result.") % {
+            "s": stage.title
+        }
+    messages.info(request, message)
     return redirect("table", stage.event.slug, stage.number, table.number)
 
 
