@@ -193,6 +193,8 @@ def game_over_message(sheet) -> str:
 def _mark_over(table: Table, after_round: int, user) -> None:
     table.game_over_after = after_round
     table.save(update_fields=["game_over_after"])
+    last = Round.objects.filter(table=table, number=after_round).values_list("engine", flat=True)
+    named = {"engine": last[0]} if last else {}  # the history names it by its engine
     log_action(
         table.stage.event,
         "table.game_over",
@@ -200,6 +202,7 @@ def _mark_over(table: Table, after_round: int, user) -> None:
         stage=table.stage,
         table=table.number,
         rounds=after_round,
+        **named,
     )
 
 

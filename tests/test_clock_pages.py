@@ -345,6 +345,15 @@ def test_a_director_takes_back_a_game_over_mark_with_a_reason(director_client, t
 
 
 @pytest.mark.django_db
+def test_the_history_names_a_game_over_by_its_last_rounds_engine(director_client, table, director):
+    called_after(table, director, 4)
+    director_client.post("/director/e/spring/1/table/1/game-over/", {"rounds": "4"})
+    engine = Round.objects.get(table=table, number=4).engine
+    history = text(director_client.get("/director/e/spring/history/"))
+    assert f"table 1: game over after round {engine}-{engine}" in history
+
+
+@pytest.mark.django_db
 def test_the_close_waits_for_every_table_to_be_marked(director_client, table, director):
     other = Table.objects.get(stage=table.stage, number=2)
     play(other, 4)

@@ -85,6 +85,10 @@ VERBS = {
         "changes",
     ),
     "table.game_over": _("%(stage)s, table %(table)s: game over after round %(rounds)s"),
+    # rounds are named by their engine, as the sheet names them (an older entry has no engine)
+    "table.game_over.engine": _(
+        "%(stage)s, table %(table)s: game over after round %(engine)s-%(engine)s"
+    ),
     "table.game_reopened": _("%(stage)s, table %(table)s: game reopened"),
     "round.removed": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s removed"),
     "infraction.logged": _("%(stage)s, table %(table)s: infraction of %(player)s logged"),
@@ -125,6 +129,8 @@ class _Known(dict):
 def describe(action: Action) -> str:
     """The entry as a sentence in the active language."""
     template = VERBS.get(action.verb)
+    if action.verb == "table.game_over" and "engine" in action.data:
+        template = VERBS["table.game_over.engine"]
     if template is None:
         return action.verb
     try:
