@@ -161,3 +161,7 @@ def test_a_late_round_says_which_box_to_tick_and_saves_with_one_message(site, pa
     expect(page.locator(".alert-danger:visible")).to_have_count(0)
     expect(page.locator("#entry-status")).to_be_hidden()  # no "Not saved" left standing
     assert Round.objects.filter(table=table).count() == 3
+    # A mistake in the next round: its red message alone, the green one of 10-10 gone.
+    page.locator(".round-cells input").first.fill("x")
+    expect(page.locator(".invalid-feedback:visible")).to_have_count(1)
+    expect(page.get_by_text("Round 10-10 saved.")).to_have_count(0)

@@ -180,11 +180,19 @@
       cell.setAttribute("aria-describedby", feedback.id);
     }
     feedback.textContent = message;
+    clearSaved();
     cell.classList.add("is-invalid");
     cell.setAttribute("aria-invalid", "true");
   }
 
+  // A "Round 12-12 saved." left from the round before is stale once this round shows a
+  // problem: one message at a time, never a green one above a red one.
+  function clearSaved() {
+    document.querySelectorAll("main > .alert-success").forEach(function (node) { node.remove(); });
+  }
+
   function showWhole(messages) {
+    if (messages.length || refusal.length) clearSaved();
     if (!errorsBox) return;
     errorsBox.replaceChildren();
     messages.forEach(function (message) {
