@@ -163,6 +163,7 @@ def record_round(
         engine=saved.engine,
         pips={_name(sheet, pk): v for pk, v in clean.items()},
         **({"device": device} if device else {}),
+        **_phone_of(entered),
     )
     if last:
         _mark_over(table, saved.number, user)
@@ -188,6 +189,12 @@ def game_over_message(sheet) -> str:
             return _("This table's game was marked over before its first round.")
         return _("Game over after round %(e)s-%(e)s (time called).") % {"e": last.engine}
     return _("Every round of this table has been entered: the game is over.")
+
+
+def _phone_of(entered: dict | None) -> dict:
+    """The history's word for a phone's round: the player who said they hold it."""
+    player = (entered or {}).get("entered_player")
+    return {"phone": player.name} if player is not None else {}
 
 
 def _mark_over(table: Table, after_round: int, user) -> None:

@@ -284,6 +284,7 @@ def confirm_round(round: Round, *, user=None, phone: Phone | None = None) -> boo
             table=table.number,
             engine=round.engine,
             **({"device": phone.device} if phone else {}),
+            **({"phone": phone.player.name} if phone and phone.player else {}),
         )
         if table.stage.kind == StageKind.PLAYOFF:  # confirmed, the playoff's round decides
             from scoring.advancement import settle_playoff
@@ -329,6 +330,7 @@ def send_back(
             engine=round.engine,
             pips=pips,
             **({"device": phone.device} if phone else {}),
+            **({"phone": phone.player.name} if phone and phone.player else {}),
         )
         settle(key)
 

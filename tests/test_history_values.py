@@ -140,3 +140,34 @@ def test_a_round_sent_back_from_a_phone_keeps_its_scores_in_the_history(director
     text = history(director_client, table.stage.event)
     sent_back = text[text.index("round 12-12 sent back") :]
     assert f"{bo.name}: 5" in sent_back and "Bo had 15, not 5" in sent_back
+
+
+def test_a_phones_rounds_say_whose_phone_and_check_ins_name_the_players(director_client, seated):
+    from scoring.models import Round
+    from tests.test_desk_check_in import row_form
+    from tests.test_table_entry import enter, phone
+    from tournament.models import Event
+
+    event = seated.event
+    Event.objects.filter(pk=event.pk).update(table_entry=True)
+    table = Table.objects.select_related("stage__event").get(stage=seated, number=1)
+    ann, bo = [s.player for s in table.seats.order_by("position")][:2]
+    first, second = phone(table, ann), phone(table, bo)
+    enter(first, table, [0, 5, 6, 7])
+    round_ = Round.objects.get(table=table)
+    second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk})
+    saved, confirmed = (
+        Action.objects.get(event=event, verb=verb) for verb in ("round.saved", "round.confirmed")
+    )
+    page = director_client.get(f"/director/e/{event.slug}/history/").content.decode()
+    for action, holder in ((saved, ann), (confirmed, bo)):
+        row = re.search(rf'<tr data-verb="{action.verb}">.*?</tr>', page, re.S).group(0)
+        assert f"{holder.name}&#x27;s phone" in row or f"{holder.name}'s phone" in row, row
+
+    late = event.players.create(name="Émile Zola")
+    desk = director_client.get(f"/director/e/{event.slug}/desk/")
+    director_client.post(*row_form(desk, late, "desk-tap"))  # as the desk's page posts
+    desk = director_client.get(f"/director/e/{event.slug}/desk/")
+    director_client.post(*row_form(desk, late, "desk-undo-form"))
+    text = history(director_client, event)
+    assert "1 player checked in Émile Zola" in text and "1 player checked out Émile Zola" in text

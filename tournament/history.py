@@ -139,6 +139,18 @@ def describe(action: Action) -> str:
         return str(template % _Known())
 
 
+def who(action: Action) -> str:
+    """Who did it: the director's or scorekeeper's login, or the phone of the player who said
+    they hold it (a round entered, confirmed or sent back from a table's phone)."""
+    if action.by_id is not None:
+        return str(action.by)
+    if action.data.get("phone"):
+        return _("%(name)s's phone") % {"name": action.data["phone"]}
+    if action.data.get("device"):
+        return _("a player's phone")
+    return "—"
+
+
 def details(action: Action) -> list[str]:
     """The values behind the entry, one line each, in the active language: a correction's
     old → new pips per player, a removed or saved round's pips, an event setting's old → new.
@@ -154,6 +166,8 @@ def details(action: Action) -> list[str]:
             _("%(player)s: %(pips)s") % {"player": name, "pips": pips}
             for name, pips in data.get("pips", {}).items()
         ]
+    if action.verb in ("players.checked_in", "players.checked_out"):
+        return list(data.get("players", []))
     if action.verb == "event.edited":
         return [
             _("%(field)s: %(old)s → %(new)s")

@@ -228,14 +228,12 @@ def check_in(event: Event, player_ids, checked_in: bool, user) -> int:
     Setting a state is the same twice over, so a repeated post changes nothing more.
     """
     event = event.locked()
-    count = (
-        event.players.filter(pk__in=player_ids)
-        .exclude(checked_in=checked_in)
-        .update(checked_in=checked_in)
-    )
+    changing = event.players.filter(pk__in=player_ids).exclude(checked_in=checked_in)
+    names = list(changing.alphabetical().values_list("name", flat=True))
+    count = changing.update(checked_in=checked_in)
     if count:
         verb = "players.checked_in" if checked_in else "players.checked_out"
-        log_action(event, verb, user, count=count)
+        log_action(event, verb, user, count=count, players=names)  # the history names them
     return count
 
 

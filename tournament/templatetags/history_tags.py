@@ -2,7 +2,7 @@
 
 from django import template
 
-from tournament.history import details
+from tournament.history import details, who
 
 register = template.Library()
 
@@ -10,3 +10,8 @@ register = template.Library()
 @register.filter
 def history_details(action) -> list[str]:
     return details(action)
+
+
+@register.filter
+def history_who(action) -> str:
+    return who(action)
