@@ -154,8 +154,12 @@ def test_every_total_of_the_bracket_reads_on_its_players_line_as_the_page_shows(
     ]
     assert not wrong, f"{len(wrong)} of {len(web.pairs)} read otherwise on paper: {wrong[:5]}"
     words = Counter(w.strip(":") for line in lines for w in line.split())
-    # Each medal word whole: once in the medal line at the top, once by its winner's name.
+    # Each medal word whole: once in the medal line at the top, once by its winner's name,
+    # on that name's line, before its total (never on a line below).
     assert [words[medal] for medal in MEDAL_WORDS[language]] == [2, 2, 2]
+    for medal in MEDAL_WORDS[language]:
+        beside = [line for line in lines if re.search(rf"\S\s+{medal}\s+\d+$", line)]
+        assert len(beside) == 1, f"{medal} is not on its winner's line"
 
 
 # -- the sign-in sheet (item 20) ------------------------------------------------------------------

@@ -117,6 +117,9 @@ def bracket(results):
                 {
                     "sheet": sheet,
                     "rows": rows,
+                    # a medal, a wildcard or a pending playoff beside a name: the printed
+                    # bracket gives the box a column for them, on the name's line
+                    "marks": any(r["medal"] or r["wildcard"] or r["pending"] for r in rows),
                     "url": f"{head}{number}/",
                     "name": _("Table %(n)s") % {"n": number},
                 }
