@@ -171,3 +171,13 @@ def test_a_phones_rounds_say_whose_phone_and_check_ins_name_the_players(director
     director_client.post(*row_form(desk, late, "desk-undo-form"))
     text = history(director_client, event)
     assert "1 player checked in Émile Zola" in text and "1 player checked out Émile Zola" in text
+
+
+def test_the_history_says_the_stages_the_site_named_in_the_readers_language(director_client, table):
+    event = table.stage.event
+    english = history(director_client, event)
+    assert "Game 1 seated at 2 tables" in english
+    french = director_client.get(
+        f"/director/e/{event.slug}/history/", HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert "Partie 1" in french and "Game 1" not in french

@@ -133,8 +133,12 @@ def describe(action: Action) -> str:
         template = VERBS["table.game_over.engine"]
     if template is None:
         return action.verb
+    data = dict(action.data)
+    stage = action.stage if action.stage_id else None
+    if stage is not None and data.get("stage") == stage.name:
+        data["stage"] = stage.title  # a name the site made, in the reader's language
     try:
-        return str(template % _Known(action.data))
+        return str(template % _Known(data))
     except (TypeError, ValueError):
         return str(template % _Known())
 

@@ -636,7 +636,7 @@ class HistoryView(DirectorRequiredMixin, EventMixin, ListView):
     paginate_by = 100
 
     def get_queryset(self):
-        return self.event.actions.select_related("by")
+        return self.event.actions.select_related("by", "stage")
 
 
 # -- refusals --------------------------------------------------------------------------------------
