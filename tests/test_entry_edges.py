@@ -122,7 +122,10 @@ def test_the_last_round_is_removed_from_the_entry_and_table_pages_only(director_
 # -- 15: a phone confirming the playoff's deciding round is thanked and shown the result -----
 
 
-def test_confirming_the_deciding_playoff_round_shows_the_tables_result(director_client, director):
+def a_phones_playoff_round_confirmed(director_client, director, values):
+    """A wildcard playoff of three players at one table, its round entered from one player's
+    phone (``values``, engine 12-12) and confirmed from another's: the playoff and the
+    confirming phone's answer, redirects followed."""
     event = short_event(director, advancement_tie="playoff")
     make_players(event, count=12)
     edit(director_client, event, advancement_tie="playoff", finals_fill_to=4)
@@ -137,39 +140,28 @@ def test_confirming_the_deciding_playoff_round_shows_the_tables_result(director_
     url = f"/t/{table.code}/enter/"
     fields = hidden_fields(first.get(url))
     players = [s.player for s in table.seats.order_by("position")]
-    pips = {f"p{p.pk}": v for p, v in zip(players, [0, 5, 6], strict=True)}
+    pips = {f"p{p.pk}": v for p, v in zip(players, values, strict=True)}
     assert first.post(url, {**fields, **pips, "engine": "12"}).status_code == 302
     round_ = Round.objects.get(table=table)
     done = second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk}, follow=True)
+    return playoff, done
+
+
+def test_confirming_the_deciding_playoff_round_shows_the_tables_result(director_client, director):
+    playoff, done = a_phones_playoff_round_confirmed(director_client, director, [0, 5, 6])
     assert done.status_code == 200
     assert Stage.objects.get(pk=playoff.pk).closed
     page = text(done)
     assert "Round 12-12 confirmed." in page
     assert f"Thank you. {playoff.name} is over: here is the table's final sheet and result." in page
-    assert done.redirect_chain[-1][0] == f"/e/{event.slug}/{playoff.number}/table/1/"
+    assert done.redirect_chain[-1][0] == f"/e/{playoff.event.slug}/{playoff.number}/table/1/"
     assert "No open table has this code" not in page
 
 
 def test_confirming_a_tied_playoff_round_says_it_is_played_again(director_client, director):
-    event = short_event(director, advancement_tie="playoff")
-    make_players(event, count=12)
-    edit(director_client, event, advancement_tie="playoff", finals_fill_to=4)
-    Event.objects.filter(pk=event.pk).update(table_entry=True)
-    game1 = seat(event)
-    for t in Table.objects.filter(stage=game1):
-        play_totals(t, [3, 10, 20, 30])  # three seconds tied at 10 for one wildcard
-    director_client.post(advance_url(game1), {"action": "close"})
-    playoff = Stage.objects.get(event=event, kind=StageKind.PLAYOFF)
-    table = playoff.tables.select_related("stage__event").get()
-    first, second = phone(table), phone(table)
-    url = f"/t/{table.code}/enter/"
-    fields = hidden_fields(first.get(url))
-    players = [s.player for s in table.seats.order_by("position")]
-    pips = {f"p{p.pk}": v for p, v in zip(players, [4, 4, 6], strict=True)}  # a tie again
-    assert first.post(url, {**fields, **pips, "engine": "12"}).status_code == 302
-    round_ = Round.objects.get(table=table)
-    done = second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk}, follow=True)
-    replay = Stage.objects.filter(event=event, kind=StageKind.PLAYOFF).order_by("number").last()
+    playoff, done = a_phones_playoff_round_confirmed(director_client, director, [4, 4, 6])
+    playoffs = Stage.objects.filter(event=playoff.event, kind=StageKind.PLAYOFF)
+    replay = playoffs.order_by("number").last()
     assert replay.pk != playoff.pk
     page = text(done)
     assert f"Thank you. {playoff.name} tied: {replay.name} plays it again" in page
