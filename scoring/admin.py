@@ -8,7 +8,8 @@ from tournament.models import Event, Table
 
 
 class ReadOnlyAdmin(ChangesEventAdmin):
-    """Scores are written by scoring/services.py only: the admin shows them, it does not edit."""
+    """Scores are written by scoring/services/rounds.py only: the admin shows them, it does not
+    edit."""
 
     def has_add_permission(self, request, obj=None):
         return False

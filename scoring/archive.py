@@ -15,10 +15,10 @@ from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext as _
 
-from scoring.advancement import load_results
-from scoring.awards import MEDALS
 from scoring.models import PersonLink
+from scoring.results import load_results
 from scoring.sheets import TableSheet, event_sheets
+from tournament.game.awards import MEDALS
 from tournament.history import log_action
 from tournament.models import Event, Player, StageKind
 

@@ -12,8 +12,8 @@ from datetime import datetime, timedelta
 from django.utils.translation import gettext as _
 
 from scoring.sheets import TableSheet
-from tournament.clock import Clock
-from tournament.clock_store import stage_clock
+from tournament.clock import stage_clock
+from tournament.game.clock import Clock
 from tournament.models import StageKind
 
 

@@ -1,7 +1,7 @@
 """The one exporter of lists (PRODUCT.md §9): rows → CSV or Excel, through django-tables2.
 
 ``?_export=csv`` or ``?_export=xlsx`` (django-tables2's trigger) picks the format; anything else
-is a 404. A stage's standings are exported from ``scoring.tables.StandingsTable`` by
+is a 404. A stage's standings are exported from ``scoring.lists.StandingsTable`` by
 django-tables2's own ``TableExport``, as the page shows them. Every round score of an event is
 a long list (13 rows per player per game): ``RowsExport`` is the same exporter fed plain rows,
 without a Table's per-cell rendering (about 0.1 ms a cell, seconds for a big event).

@@ -1,4 +1,4 @@
-"""Round scores and their audit trail. Only scoring/services.py writes them."""
+"""Round scores and their audit trail. Only scoring/services/rounds.py writes them."""
 
 from django.conf import settings
 from django.db import models
@@ -32,8 +32,9 @@ class Round(models.Model):
     entered_device = models.CharField(_("entered from device"), max_length=12, blank=True)
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     confirmed_device = models.CharField(_("confirmed from device"), max_length=12, blank=True)
-    # Who the phones said they are, and what each phone looked like (scoring/table_entry.py's
-    # fingerprint): the confirming phone must be another player's, on another phone (issue 27).
+    # Who the phones said they are, and what each phone looked like (the fingerprint of
+    # scoring/services/table_entry.py): the confirming phone must be another player's, on
+    # another phone (issue 27).
     entered_player = models.ForeignKey(
         Player,
         verbose_name=_("entered by player"),
@@ -263,7 +264,7 @@ class CodeTries(models.Model):
 
 class InfractionReport(models.Model):
     """An infraction reported from a table's phone (issue 15): a director logs it (the event's
-    penalty then applies, as scoring/infractions.py says) or dismisses it."""
+    penalty then applies, as scoring/services/infractions.py says) or dismisses it."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="infraction_reports")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")

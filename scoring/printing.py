@@ -162,7 +162,7 @@ def sheets_context(
 
     ``codes``: the sheets carry each table's code (its QR code opens the table's entry on a
     phone): only the directors' sheets, never a public download."""
-    from tournament.clock_store import read_clock
+    from tournament.clock import read_clock
 
     event = stage.event
     pages = []

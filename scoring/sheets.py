@@ -1,7 +1,7 @@
 """A table's score sheet and a stage's standings, computed from loaded rows.
 
 The loading is here (a fixed number of queries whatever the size of the stage); the arithmetic
-is tournament/rules.py's.
+is tournament/game/rules.py's.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import ClassVar
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from scoring import penalties
-from scoring.awards import PLAYOFF_PENDING, MedalResult, medal_places
 from scoring.models import Infraction, Round, Score, ScoreChange
+from tournament.game import penalties
+from tournament.game.awards import PLAYOFF_PENDING, MedalResult, medal_places
+from tournament.game.rules import RuleSet, places, running_totals
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
-from tournament.rules import RuleSet, places, running_totals
 from tournament.text import name_sort_key
 
 

@@ -119,10 +119,10 @@ def setup_django(tmp: Path):
 def build(players: int, rounds: int, director, seed: int = 7) -> dict:
     """An event of ``players`` players seated at tables of 4 in Game 1, ``rounds`` rounds
     played by the rules engine at every table, an infraction, the clock running."""
-    from scoring.infractions import log_infraction
-    from scoring.simulation import simulate_table
+    from scoring.services.infractions import log_infraction
+    from scoring.services.simulation import simulate_table
     from tests.factories import make_event, make_players, seat
-    from tournament.clock_store import start_clock
+    from tournament.services.clock import start_clock
 
     event = make_event(director, name=f"Benchmark {players}", slug=f"bench-{players}")
     make_players(event, count=players)
@@ -145,8 +145,8 @@ def build(players: int, rounds: int, director, seed: int = 7) -> dict:
 
 
 def floor_rows(event, stage):
+    from scoring.lists import standings_rows
     from scoring.sheets import stage_standings
-    from scoring.tables import standings_rows
 
     stage.event = event
     return standings_rows(event, stage, stage_standings(stage), "place")

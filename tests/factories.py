@@ -7,12 +7,12 @@ import random
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from scoring.seats import seat_stage
-from scoring.services import record_round
+from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tournament.management.commands.setup_site import ensure_roles
 from tournament.models import Event, Player
-from tournament.services import create_event
+from tournament.services.events import create_event
+from tournament.services.seating import seat_stage
 
 _n = itertools.count(1)
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from scoring.advancement import load_results
 from scoring.models import Round
-from scoring.services import record_round
+from scoring.results import load_results
+from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_event, make_players, seat
 from tournament.models import Seat, Stage, StageKind, Table
@@ -334,7 +334,7 @@ def test_a_second_semifinal_gets_its_own_name(director_client, director):
 
 
 def test_the_final_is_never_seated_at_several_tables(director_client, director):
-    from tournament.seating import SeatingError
+    from tournament.game.seating import SeatingError
 
     event = short_event(director)
     make_players(event, count=8)
@@ -422,7 +422,7 @@ def test_the_close_page_after_time_is_called_uses_a_fixed_number_of_queries(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournament.clock_store import call_time, start_clock
+    from tournament.services.clock import call_time, start_clock
 
     counts = []
     for size in (8, 40):
@@ -450,7 +450,7 @@ def test_a_withdrawal_in_the_final_leaves_game_1s_advancers_as_published(directo
     final_table = final.tables.get()
     players = table_sheet(final_table).players
     record_round(final_table, {p.pk: 0 if i == 0 else 5 for i, p in enumerate(players)}, None)
-    from scoring.seats import withdraw_player
+    from tournament.services.seating import withdraw_player
 
     withdraw_player(players[1], reason="unwell")  # an advancer leaves during the Final
     game1.refresh_from_db()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from scoring.advancement import load_results
 from scoring.eventfile import import_event
 from scoring.models import PersonLink
-from scoring.services import record_round
+from scoring.results import load_results
+from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, seat
 from tournament.models import Action

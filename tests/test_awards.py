@@ -1,4 +1,4 @@
-"""Places, advancement and medals with their ties and playoffs (scoring/awards.py):
+"""Places, advancement and medals with their ties and playoffs (tournament/game/awards.py):
 PRODUCT.md §6 and §7."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.awards import (
+from tournament.game.awards import (
     PLAYOFF_PENDING,
     Advancement,
     MedalAward,
@@ -18,7 +18,7 @@ from scoring.awards import (
     medals,
     table_advancers,
 )
-from tournament.rules import places
+from tournament.game.rules import places
 
 
 def holders(result: MedalResult) -> dict[str, tuple]:

@@ -6,7 +6,7 @@ in a URL are read with an ASCII-only pattern.
 
 import pytest
 
-from scoring.infractions import log_infraction
+from scoring.services.infractions import log_infraction
 from tournament.models import Table
 
 pytestmark = pytest.mark.django_db

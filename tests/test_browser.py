@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Round, Score
-from scoring.services import record_round
+from scoring.services.rounds import record_round
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, play, seat
 

@@ -15,8 +15,8 @@ from scoring.eventfile import import_event
 from scoring.models import ImportJob, ImportStatus, Infraction
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
-from tournament.clock_store import call_time, start_clock
 from tournament.models import StageKind, Table
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
-from tournament.clock_store import start_clock
 from tournament.models import ClockEvent, Event, Stage
+from tournament.services.clock import start_clock
 
 pytestmark = pytest.mark.browser
 

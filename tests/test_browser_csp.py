@@ -8,7 +8,7 @@ all, confirm, print) now in static/js/site.js.
 import pytest
 from playwright.sync_api import expect
 
-from scoring.infractions import log_infraction
+from scoring.services.infractions import log_infraction
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.models import Table

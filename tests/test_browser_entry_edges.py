@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from scoring.models import Round
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, play, seat
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Event
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring.services import record_round
+from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat

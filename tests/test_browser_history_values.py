@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Round
-from scoring.services import correct_round
+from scoring.services.rounds import correct_round
 from scoring.sheets import table_sheet
 from tests import browser as b
 from tests.factories import make_director, make_players, seat

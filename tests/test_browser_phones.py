@@ -12,7 +12,7 @@ from django.db.models import Count
 from playwright.sync_api import expect
 
 from scoring.eventfile import import_event
-from scoring.infractions import log_infraction
+from scoring.services.infractions import log_infraction
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.models import Player

@@ -1,4 +1,4 @@
-"""The stage clock (tournament/clock.py), with explicit datetimes: PRODUCT.md §5."""
+"""The stage clock (tournament/game/clock.py), with explicit datetimes: PRODUCT.md §5."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.clock import Clock, ClockError
+from tournament.game.clock import Clock, ClockError
 
 T0 = datetime(2019, 9, 19, 9, 0, tzinfo=UTC)
 HOUR = timedelta(minutes=60)

@@ -15,14 +15,15 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scoring.models import Round
-from scoring.services import RoundRejected, record_round
+from scoring.services.rounds import RoundRejected, record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
-from tournament.clock import ClockError
-from tournament.clock_store import call_time, pause_clock, read_clock, resume_clock, start_clock
+from tournament.clock import read_clock
 from tournament.forms import new_key
+from tournament.game.clock import ClockError
+from tournament.game.rules import confirm_after_time
 from tournament.models import ClockEvent, Event, Stage, Table
-from tournament.rules import confirm_after_time
+from tournament.services.clock import call_time, pause_clock, resume_clock, start_clock
 
 MIN = timedelta(minutes=1)
 

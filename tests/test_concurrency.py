@@ -68,7 +68,7 @@ def test_directors_seating_a_semifinal_at_once_seat_one(director):
     game1 = seat(event)
     for table in Table.objects.filter(stage=game1):
         play_totals(table, [1, 9, 9, 9])
-    from scoring.advancement import close_stage
+    from scoring.services.stages import close_stage
 
     close_stage(game1, director)  # closed without seating: the next stage waits for a click
     clients = [logged_in(director) for _ in range(5)]

@@ -6,7 +6,7 @@ import pytest
 from django.db.models import Count
 
 from scoring.models import Round
-from scoring.services import correct_round, record_round
+from scoring.services.rounds import correct_round, record_round
 from scoring.sheets import table_sheet
 from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.factories import make_director, make_event, make_players, seat

@@ -13,8 +13,9 @@ from django.utils import timezone
 from scoring.dashboard import tiles
 from scoring.sheets import stage_sheets
 from tests.factories import make_director, make_players, play, seat
-from tournament.clock import Clock
-from tournament.clock_store import pause_clock, stage_clock, start_clock
+from tournament.clock import stage_clock
+from tournament.game.clock import Clock
+from tournament.services.clock import pause_clock, start_clock
 
 pytestmark = pytest.mark.django_db
 

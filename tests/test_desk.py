@@ -227,7 +227,7 @@ def test_a_late_arrival_joins_at_the_next_round_and_missed_rounds_score_the_high
     stage = seat(event)
     table = Table.objects.filter(stage=stage).first()
     players = table_sheet(table).players
-    from scoring.services import record_round
+    from scoring.services.rounds import record_round
 
     record_round(table, dict(zip([p.pk for p in players], [0, 5, 9, 3], strict=True)), None)
     record_round(table, dict(zip([p.pk for p in players], [4, 0, 2, 8], strict=True)), None)

@@ -19,8 +19,8 @@ from tests.factories import make_players, play, seat
 from tests.test_advancement import advance_url, play_totals
 from tests.test_finals import edit, short_event
 from tests.test_table_entry import enter, phone
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Event, Stage, StageKind, Table
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 MIN = timedelta(minutes=1)

@@ -19,23 +19,18 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.advancement import AdvanceError, close_stage, seat_next_stage
 from scoring.eventfile import dumps, export_event, import_event, player_ids
-from scoring.infractions import change_infraction, log_infraction
 from scoring.management.commands.load_demo import DEMO_FILE
 from scoring.models import Infraction, Round, ScoreChange
-from scoring.services import correct_round, end_game, record_round
+from scoring.results import AdvanceError
+from scoring.services.infractions import change_infraction, log_infraction
+from scoring.services.rounds import correct_round, end_game, record_round
+from scoring.services.stages import close_stage, seat_next_stage
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, seat
-from tournament.clock_store import (
-    add_minutes,
-    call_time,
-    pause_clock,
-    resume_clock,
-    start_clock,
-)
+from tournament.game.rules import set_tiles
 from tournament.models import ClockEvent, Event, Player, StageKind, Table
-from tournament.rules import set_tiles
+from tournament.services.clock import add_minutes, call_time, pause_clock, resume_clock, start_clock
 
 pytestmark = pytest.mark.django_db
 

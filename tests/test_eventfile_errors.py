@@ -392,11 +392,11 @@ def test_a_table_never_mixes_divisions():
 
 
 def test_the_file_is_read_by_the_sites_own_rules_not_copies_of_them():
-    """Which stages advance players and a table's division are advancement.py's, one place."""
-    from scoring import advancement
+    """Which stages advance players and a table's division are scoring/results.py's, one place."""
+    from scoring import results
 
-    assert eventfile.ADVANCING_KINDS is advancement.ADVANCING_KINDS
-    assert eventfile.division_of is advancement.division_of
+    assert eventfile.ADVANCING_KINDS is results.ADVANCING_KINDS
+    assert eventfile.division_of is results.division_of
 
 
 # -- stages ---------------------------------------------------------------------------------------

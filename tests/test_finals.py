@@ -5,7 +5,7 @@ that follows them, and a one-table stage that is its division's Final."""
 import pytest
 from django.utils import translation
 
-from scoring.advancement import load_results
+from scoring.results import load_results
 from tests.factories import make_event, make_players, seat
 from tests.test_advancement import advance_url, play_totals
 from tests.test_event_setup import NVSO_FORM
@@ -217,7 +217,7 @@ def test_a_wildcard_playoff_travels_in_the_event_file(director_client, director)
     """The playoff for the last wildcard (players from several tables) names the stage whose
     wildcards it settles; scored, it counts again once imported."""
     from scoring.eventfile import dumps, export_event, import_event
-    from scoring.services import record_round
+    from scoring.services.rounds import record_round
 
     event = short_event(director, advancement_tie="playoff")
     make_players(event, count=12)

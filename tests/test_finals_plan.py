@@ -2,8 +2,8 @@
 
 import pytest
 
-from tournament.finals import FinalsOptions, plan_finals
-from tournament.rules import RuleSet
+from tournament.game.finals import FinalsOptions, plan_finals
+from tournament.game.rules import RuleSet
 
 DEFAULT = RuleSet()
 SIX_AT_ONE_TABLE = RuleSet(tiles_drawn={2: 15, 3: 15, 4: 15, 5: 15, 6: 12})

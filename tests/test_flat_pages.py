@@ -8,11 +8,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from scoring.infractions import log_infraction
+from scoring.services.infractions import log_infraction
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
-from tournament.clock_store import start_clock
 from tournament.models import Table
+from tournament.services.clock import start_clock
 
 pytestmark = pytest.mark.django_db
 

@@ -9,25 +9,21 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from scoring.advancement import (
-    AdvanceError,
-    close_stage,
-    keep_seating,
-    seat_next_stage,
-)
 from scoring.archive import link_same_person
 from scoring.eventfile import export_event, import_event
-from scoring.seats import (
+from scoring.lists import place_text
+from scoring.results import AdvanceError
+from scoring.services.stages import close_stage, keep_seating, seat_next_stage
+from tests.factories import make_event, make_players, play, seat
+from tests.test_translations import pdf_text, visible_text
+from tournament.models import Event, Player, Stage, StageKind
+from tournament.services.seating import (
     SeatingError,
     clear_seating,
     move_player,
     seat_late_arrival,
     seat_stage,
 )
-from scoring.tables import place_text
-from tests.factories import make_event, make_players, play, seat
-from tests.test_translations import pdf_text, visible_text
-from tournament.models import Event, Player, Stage, StageKind
 from tournament.stage_names import recognise, say
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 counted in the database, so that the hall's two workers count the same tries and a restart
 forgets none of them."""
 
-from scoring.table_entry import TRIES_PER_HOUR
+from scoring.services.table_entry import TRIES_PER_HOUR
 from tests.hall import Hall, Phone
 
 OPEN_A_TABLE = """

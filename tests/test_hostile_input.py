@@ -11,7 +11,7 @@ from django.apps import apps
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from scoring.eventfile import dumps, export_event, import_event
-from scoring.infractions import log_infraction
+from scoring.services.infractions import log_infraction
 from tests.factories import make_players, play, seat
 from tests.importing import confirm, import_list
 from tests.importing import upload as upload_only

@@ -6,8 +6,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.infractions import change_infraction, log_infraction
 from scoring.models import Infraction
+from scoring.services.infractions import change_infraction, log_infraction
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.models import Table

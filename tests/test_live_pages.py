@@ -4,14 +4,14 @@
 import pytest
 from django.test import Client
 
-from scoring.infractions import change_infraction, log_infraction
 from scoring.models import Round
-from scoring.seats import move_player
-from scoring.services import correct_round, end_game, remove_round, reopen_game
+from scoring.services.infractions import change_infraction, log_infraction
+from scoring.services.rounds import correct_round, end_game, remove_round, reopen_game
 from scoring.sheets import store_totals, table_sheet
 from tests.test_standings import shown_rows
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Table
+from tournament.services.clock import call_time, start_clock
+from tournament.services.seating import move_player
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +171,7 @@ def test_a_name_corrected_in_the_admin_shows_at_once(played):
 
 def test_saving_the_event_never_takes_its_version_back(director, played):
     from tournament.models import Event
-    from tournament.services import update_event
+    from tournament.services.events import update_event
 
     stale = Event.objects.get(slug="spring")
     log_infraction(table_one(), table_sheet(table_one()).players[0], 11, "other", "", director)

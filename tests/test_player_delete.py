@@ -95,8 +95,8 @@ def test_a_player_who_was_seated_cannot_be_deleted(director_client, event):
 
 
 def test_a_withdrawn_player_with_rounds_played_cannot_be_deleted(director_client, event):
-    from scoring.seats import withdraw_player
     from tests.factories import play
+    from tournament.services.seating import withdraw_player
 
     make_players(event, count=4)
     stage = seat(event)

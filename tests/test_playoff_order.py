@@ -140,9 +140,9 @@ def test_the_finals_standings_page_and_export_follow_the_playoff(client, directo
 
 
 def settled(totals, rule="nvso", playoffs=None):
-    from scoring.awards import medals
     from scoring.sheets import settled_places
-    from tournament.rules import places
+    from tournament.game.awards import medals
+    from tournament.game.rules import places
 
     return settled_places(places(totals), medals(totals, rule, playoffs or {}))
 

@@ -13,9 +13,9 @@ from html.parser import HTMLParser
 import pdfplumber
 import pytest
 
-from scoring.advancement import close_stage, seat_next_stage
 from scoring.models import Round
-from scoring.services import correct_round
+from scoring.services.rounds import correct_round
+from scoring.services.stages import close_stage, seat_next_stage
 from tests.factories import make_event, make_players, play, seat
 from tests.test_advancement import play_totals
 from tournament.models import Stage

@@ -20,13 +20,13 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
-from scoring.advancement import close_stage, seat_next_stage
-from scoring.infractions import log_infraction
 from scoring.models import Infraction, Round, Score
-from scoring.services import record_round
+from scoring.services.infractions import log_infraction
+from scoring.services.rounds import record_round
+from scoring.services.stages import close_stage, seat_next_stage
 from tests.factories import make_event, make_players, play, seat
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Player, Seat, StageKind
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 

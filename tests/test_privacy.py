@@ -14,7 +14,7 @@ from django.test import Client
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from scoring.infractions import log_infraction
+from scoring.services.infractions import log_infraction
 from tests.factories import make_event, make_players, play, seat
 from tournament.models import Player, Table
 

@@ -1,4 +1,4 @@
-"""The rule set and round checks (tournament/rules.py): PRODUCT.md §1, §2, §4. No database."""
+"""The rule set and round checks (tournament/game/rules.py): PRODUCT.md §1, §2, §4. No database."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tournament.rules import (
+from tournament.game.rules import (
     DOUBLE_BLANK_BONUS,
     NVSO_TILES_DRAWN,
     SETS,

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from scoring.models import Round, Score, ScoreChange
-from scoring.services import RoundRejected, record_round
+from scoring.services.rounds import RoundRejected, record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_director, play
 from tournament.models import Table

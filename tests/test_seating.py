@@ -1,4 +1,5 @@
-"""Balanced tables and the random deal (tournament/seating.py): PRODUCT.md §3, §6. No database."""
+"""Balanced tables and the random deal (tournament/game/seating.py): PRODUCT.md §3, §6. No
+database."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tournament.seating import SeatingError, deal, seat_sizes, table_sizes, unusual_sizes
+from tournament.game.seating import SeatingError, deal, seat_sizes, table_sizes, unusual_sizes
 
 NVSO_BOUNDS = (3, 5, 4)  # smallest, largest, usual
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from scoring.models import Round, TableDevice
-from scoring.table_entry import DEVICE_COOKIE
+from scoring.services.table_entry import DEVICE_COOKIE
 from tests.concurrency import at_once, hidden_fields, no_errors, said
 from tournament.models import Action, Event, Table
 

@@ -8,15 +8,15 @@ import random
 import pytest
 from django.core.management import CommandError, call_command
 
-from scoring.advancement import close_stage, seat_next_stage
 from scoring.management.commands.load_demo import DEMO_FILE
 from scoring.management.commands.make_demo_file import demo_file
 from scoring.models import Round
+from scoring.services.stages import close_stage, seat_next_stage
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
-from tournament.clock_store import call_time, start_clock
+from tournament.game.simulator import game_rng, play_timed_game
 from tournament.models import Action, ClockAction, ClockEvent, Event, Stage
-from tournament.simulator import game_rng, play_timed_game
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The rules engine that plays Mexican Train rounds (tournament/simulator/), against the rules
+"""The rules engine that plays Mexican Train rounds (tournament/game/simulator/), against the rules
 texts: NVSO (shared/rules/002) first, Puremco/Parsons 2007 (000) where NVSO is silent."""
 
 import random
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.rules import RuleSet
-from tournament.simulator import (
+from tournament.game.rules import RuleSet
+from tournament.game.simulator import (
     BLOCKED,
     DOMINO,
     DealError,
@@ -28,8 +28,8 @@ from tournament.simulator import (
     play_round,
     rounds_in_time,
 )
-from tournament.simulator.moves import DRAW, MARK, Draw, stalled
-from tournament.simulator.tiles import full_set, normal
+from tournament.game.simulator.moves import DRAW, MARK, Draw, stalled
+from tournament.game.simulator.tiles import full_set, normal
 
 NVSO = RuleSet()
 M = "mexican"

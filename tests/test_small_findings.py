@@ -15,8 +15,8 @@ from scoring.sheets import table_sheet
 from tests.concurrency import at_once, form_key, hidden_fields, logged_in, no_errors
 from tests.factories import make_director, make_players
 from tests.test_event_setup import NVSO_FORM
-from tournament import services
 from tournament.models import Event, Seat
+from tournament.services import events as services
 
 # -- two directors create events of the same name at once ----------------------------------
 
@@ -294,7 +294,7 @@ def test_a_page_not_found_is_one_line_at_info_naming_nobody(client, caplog):
 
 @pytest.mark.django_db
 def test_a_server_error_keeps_its_traceback(event, caplog, monkeypatch):
-    from tournament import views
+    from tournament.views import events as views
 
     def broken(self, **kwargs):
         raise RuntimeError("the page broke")

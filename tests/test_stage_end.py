@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 
 from tests.factories import play
-from tournament.clock_store import call_time, start_clock
 from tournament.models import ClockEvent, Stage, Table
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 MIN = timedelta(minutes=1)

@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.services import record_round
+from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_event, make_players, play, seat
 from tournament.models import Table

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from scoring.advancement import close_stage, compute_results
-from scoring.infractions import log_infraction
 from scoring.models import Round
-from scoring.seats import seat_late_arrival, withdraw_player
-from scoring.services import correct_round, end_games, record_round
+from scoring.results import compute_results
+from scoring.services.infractions import log_infraction
+from scoring.services.rounds import correct_round, end_games, record_round
+from scoring.services.stages import close_stage
 from scoring.sheets import (
     TableSummary,
     event_sheets,
@@ -25,8 +25,9 @@ from scoring.sheets import (
 )
 from scoring.views.results import bracket, medal_rows
 from tests.factories import make_event, make_players, seat
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Player, Table
+from tournament.services.clock import call_time, start_clock
+from tournament.services.seating import seat_late_arrival, withdraw_player
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import CodeTries, Infraction, InfractionReport, Round, Score, TableDevice
-from scoring.table_entry import TRIES_PER_HOUR
+from scoring.services.table_entry import TRIES_PER_HOUR
 from tests.concurrency import at_once, form_key, hidden_fields, no_errors
 from tests.factories import play
 from tournament.models import Action, Event, Table

@@ -10,8 +10,8 @@ from pypdf import PdfReader
 
 from scoring.eventfile import dumps, export_event, import_event
 from tests.factories import make_event, make_players, seat
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Event
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 

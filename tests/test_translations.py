@@ -21,8 +21,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import translation
 
-from scoring.advancement import close_stage, seat_next_stage
-from scoring.services import record_round
+from scoring.services.rounds import record_round
+from scoring.services.stages import close_stage, seat_next_stage
 from scoring.sheets import table_sheet
 from tests.factories import make_event, make_players, play, seat
 from tournament.models import Event

@@ -22,7 +22,7 @@ from tests.factories import make_director, make_event, make_players, seat
 from tests.test_translations import assert_no_english, visible_text
 from tournament.models import Event, Player
 from tournament.refusals import NotFound, Refused
-from tournament.views import page_not_found, permission_denied
+from tournament.views.errors import page_not_found, permission_denied
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from scoring.models import Round
 from scoring.sheets import stage_standings, table_sheet
 from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.factories import make_players, play, seat
-from tournament.clock_store import call_time, start_clock
 from tournament.models import Action, ClockEvent, Stage, Table
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 

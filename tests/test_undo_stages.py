@@ -10,15 +10,15 @@ from django.utils import timezone
 
 from scoring.eventfile import export_event
 from scoring.models import Round
-from scoring.services import record_round
+from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tests.concurrency import at_once, form_key, hidden_fields, logged_in, no_errors
 from tests.factories import make_director, make_event, make_players, seat
 from tests.test_advancement import names, play_totals, short_event
 from tests.test_undo import round_post
-from tournament.clock_store import call_time, start_clock
 from tournament.forms import new_key
 from tournament.models import Action, Player, Seat, Stage, StageKind, Table
+from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
 

@@ -17,13 +17,14 @@ from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.factories import make_director
 from tests.importing import confirm, import_list, upload
 from tests.test_players import xlsx_bytes
-from tournament import list_readings, registration
+from tournament import registration
 from tournament.models import ListReading
 from tournament.registration import (
     MAX_CELLS,
     MAX_READ_ROWS,
     MAX_SHEET_ELEMENTS,
 )
+from tournament.services.registration import read_later
 
 pytestmark = pytest.mark.django_db
 
@@ -348,7 +349,7 @@ def test_the_same_upload_sent_twice_is_read_once(
         again = send(director_client, data, key)
     assert len(callbacks) == 1
     assert first["Location"] == again["Location"] == reading_url(ListReading.objects.get())
-    list_readings.read(ListReading.objects.get().pk)  # a task run twice reads once
+    read_later(ListReading.objects.get().pk)  # a task run twice reads once
     assert ListReading.objects.get().status == "done"
 
 
@@ -418,7 +419,7 @@ def test_a_director_sends_a_large_list_and_a_bomb_from_a_browser(
     page.goto(live_server.url + reading_url(waiting))
     progress = page.locator("label[for=reading-progress]").inner_text()
     assert progress == "Step 1 of 2: waiting for its turn."
-    list_readings.read(waiting.pk)  # the worker's turn
+    read_later(waiting.pk)  # the worker's turn
     page.wait_for_url(live_server.url + URL + "preview/")
     assert "Zoe Waiting" in page.content()
     assert not event.players.exists()

@@ -103,8 +103,8 @@ class SeatAdmin(ChangesEventAdmin):
     list_display = ["player", "table", "stage", "position"]
     list_filter = ["stage__event", "stage"]
     list_select_related = ["player", "table__stage__event", "stage__event"]
-    # Who sits at which table is the seating's (scoring/seats.py), which keeps each seat's
-    # total with it: the admin does not seat a player nor move one.
+    # Who sits at which table is the seating's (tournament/services/seating.py), which keeps
+    # each seat's total with it: the admin does not seat a player nor move one.
     readonly_fields = ["stage", "table", "player"]
 
     def has_add_permission(self, request):

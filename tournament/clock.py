@@ -1,262 +1,251 @@
-"""The stage clock as a value computed from recorded facts: no Django here.
+"""A stage's clock as it stands: load it from the stage row, read it for a page, and what it
+leaves score entry once time is called (PRODUCT.md §5). Reads only; the buttons are
+tournament/services/clock.py's.
 
-PRODUCT.md §5: "Each stage has a clock: start, pause, resume, time called; remaining time is
-shown on the entry pages and on a big-screen page for the room." and "The clock lives on the
-server: every screen shows the same time, a reload does not reset it, and a paused clock stays
-paused."
+tournament/game/clock.py does the arithmetic on a ``Clock`` value; ``stage_clock`` loads the
+facts a ``Stage`` row stores, ``read_clock`` words them for a page, and ``entry_after_time``
+says what a table may enter once time is called.
 
-So the clock is not a ticking thing: a ``Clock`` holds only what a database row stores (the
-limit and the moments a director pressed a button), and everything shown is computed from it
-and an injected ``now`` (an aware datetime). Transitions return a new ``Clock`` or raise
-``ClockError`` with a message a director can read.
-
-States (``Clock.state``):
-
-- ``"not_started"``: never started.
-- ``"running"``: started, timed, not paused, time not called and the limit not reached.
-- ``"untimed"``: started without a limit (PRODUCT.md §2: "game time limit ... none (play all
-  rounds)") and not paused: it counts up and never expires by itself.
-- ``"paused"``: paused; remaining and elapsed time are frozen.
-- ``"time_called"``: a director called time, or a timed clock ran out while running (the clock
-  calls time by itself: see ``effective_time_called_at``).
-
-Decisions where PRODUCT.md is silent:
-
-- An untimed clock can be started, paused and resumed like a timed one, and a director may
-  still call time on it (to end play at a venue's closing hour, say); it never expires alone.
-- Time can be called while paused: the pause ends at that moment.
-- Time cannot be called on a clock that has not been started, nor twice (also not after the
-  clock ran out by itself).
+A clock that runs out calls time by itself: nothing is written then; every reader computes it
+from the start, the pauses and the limit (``Clock.effective_time_called_at``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from tournament.message import Message
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateformat import time_format
+from django.utils.translation import gettext as _
 
-ClockState = Literal["not_started", "running", "paused", "time_called", "untimed"]
+from tournament.caching import live_context
+from tournament.game.clock import ZERO, Clock, ClockState
+from tournament.game.rules import confirm_after_time
+from tournament.models import Stage
 
-ZERO = timedelta(0)
+LAST_MINUTES = 5
+_FIELDS = [
+    "clock_started_at",
+    "clock_paused_at",
+    "clock_paused_total",
+    "time_called_at",
+    "clock_added",
+]
 
 
-class ClockError(ValueError):
-    """A clock button that cannot be pressed now; the message says why."""
+def stage_clock(stage: Stage) -> Clock:
+    """The stage's clock as stored, with the event's time limit (none: untimed) and any
+    minutes a director added."""
+    minutes = stage.event.game_minutes
+    limit = timedelta(minutes=minutes) + (stage.clock_added or ZERO) if minutes else None
+    return Clock(
+        limit=limit,
+        started_at=stage.clock_started_at,
+        paused_at=stage.clock_paused_at,
+        paused_total=stage.clock_paused_total or ZERO,
+        time_called_at=stage.time_called_at,
+    )
 
 
-def _check_aware(moment: datetime, name: str = "now") -> None:
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise ValueError(f"{name} must be an aware datetime, got {moment!r}")
+def clock_time(moment: datetime) -> str:
+    """A moment as the room's wall clock shows it: 10:42."""
+    return time_format(timezone.localtime(moment), "H:i")
+
+
+# -- score entry after time is called ---------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Clock:
-    """One stage's clock, as stored.
+class TimeCalledEntry:
+    """Score entry at a table once time has been called, and the sentences that say so.
 
-    - ``limit``: the game time limit (``None``: untimed).
-    - ``started_at``: when the director started it.
-    - ``paused_at``: when the current pause began (``None`` unless paused).
-    - ``paused_total``: the length of all finished pauses.
-    - ``time_called_at``: when a director called time (``None`` unless called by hand; a clock
-      that ran out by itself keeps ``None`` here, see ``effective_time_called_at``).
+    Scores may be typed after the call: any round is accepted until the table's game is
+    marked over after its last round (PRODUCT.md §5); a round more than one past what was
+    typed before the call asks for a confirmation (``rules.confirm_after_time``).
     """
 
-    limit: timedelta | None
-    started_at: datetime | None = None
-    paused_at: datetime | None = None
-    paused_total: timedelta = ZERO
-    time_called_at: datetime | None = None
+    called_at: datetime
+    round_in_progress: str  # "finish" or "void", the event's rule
+    typed_before: int  # rounds typed by the moment time was called
+    typed: int  # rounds typed now
+    next_engine: int | None
 
-    def __post_init__(self) -> None:
-        if self.limit is not None and self.limit <= ZERO:
-            raise ValueError(f"A clock's limit must be positive, got {self.limit}")
-        if self.paused_total < ZERO:
-            raise ValueError(f"paused_total cannot be negative, got {self.paused_total}")
-        for name in ("started_at", "paused_at", "time_called_at"):
-            moment = getattr(self, name)
-            if moment is not None:
-                _check_aware(moment, name)
-        if self.started_at is None and (
-            self.paused_at is not None or self.time_called_at is not None or self.paused_total
-        ):
-            raise ValueError(
-                Message("A clock that has not been started cannot be paused or called")
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.next_engine is not None and confirm_after_time(self.typed_before, self.typed)
+
+    @property
+    def message(self) -> str:
+        values = {"at": clock_time(self.called_at)}
+        if self.round_in_progress == "void":
+            rule = _(
+                "Under this event's rules the round in progress does not count: do not enter it."
             )
-        if self.paused_at is not None and self.time_called_at is not None:
-            raise ValueError(Message("A clock cannot be both paused and called"))
+        else:
+            rule = _("The round that was in progress is finished and counts.")
+        return " ".join(
+            [
+                _("Time was called at %(at)s: no new round starts.") % values,
+                str(rule),
+                _(
+                    "Enter the rounds played before the call, then mark the table's game over "
+                    "after its last round."
+                ),
+            ]
+        )
 
-    @classmethod
-    def for_minutes(cls, minutes: int | None) -> Clock:
-        """A new, not started clock for ``game_minutes`` of the rule set (``None``: untimed)."""
-        return cls(limit=None if minutes is None else timedelta(minutes=minutes))
+    @property
+    def confirmation(self) -> str:
+        return _("Round %(e)s-%(e)s was played before time was called.") % {"e": self.next_engine}
 
-    # -- computed values ----------------------------------------------------------------------
+    @property
+    def unconfirmed(self) -> str:
+        """What a scorekeeper does when the round is sent without its box ticked."""
+        return _(
+            "Tick the box if round %(e)s-%(e)s was played before time was called. If it was "
+            "not, do not enter it: end the table's game after its last round instead."
+        ) % {"e": self.next_engine}
+
+
+def entry_after_time(sheet, now: datetime | None = None) -> TimeCalledEntry | None:
+    """For a table's sheet (scoring.sheets.TableSheet): score entry once time is called.
+
+    ``None`` while time has not been called (by a director or by the clock running out).
+    """
+    stage = sheet.table.stage
+    called_at = stage_clock(stage).effective_time_called_at(now or timezone.now())
+    if called_at is None:
+        return None
+    return TimeCalledEntry(
+        called_at=called_at,
+        round_in_progress=sheet.rules.round_in_progress,
+        typed_before=sum(1 for r in sheet.rounds if r.entered_at <= called_at),
+        typed=len(sheet.rounds),
+        next_engine=sheet.next_engine,
+    )
+
+
+# -- reading the clock on a page --------------------------------------------------------------
+
+
+def _digits(seconds: int) -> str:
+    """Minutes and seconds, minutes unpadded and past 59 if need be: 60:00, 4:59, 0:00."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _state_labels() -> dict[str, str]:
+    return {
+        "not_started": _("Not started"),
+        "running": _("Running"),
+        "paused": _("Paused"),
+        "time_called": _("Time called"),
+        "untimed": _("Running, untimed"),
+        "closed": _("Closed"),
+    }
+
+
+@dataclass(frozen=True)
+class ClockReading:
+    """A stage's clock read at one moment: what the pages, the big screen and clock.json show.
+
+    Timed clocks show the time remaining (counting down); untimed ones the time played.
+    """
+
+    stage: Stage
+    clock: Clock
+    now: datetime
+
+    @property
+    def state(self) -> ClockState | Literal["closed"]:
+        """The clock's state; "closed" once the stage is closed (its clock stopped then)."""
+        if self.stage.closed:
+            return "closed"
+        return self.clock.state(self.now)
+
     @property
     def timed(self) -> bool:
-        return self.limit is not None
+        return self.clock.timed
 
     @property
-    def expires_at(self) -> datetime | None:
-        """When a running timed clock runs out: start + limit + finished pauses.
+    def remaining(self) -> timedelta | None:
+        """Time left; a closed stage keeps what was left when it closed."""
+        if self.stage.closed and self.clock.limit is not None:
+            return max(self.clock.limit - self.elapsed, ZERO)
+        return self.clock.remaining(self.now)
 
-        ``None`` when not started, paused, untimed or time was called by hand. For a clock that
-        already ran out by itself this is the (past) moment it did.
-        """
-        if (
-            self.limit is None
-            or self.started_at is None
-            or self.paused_at is not None
-            or self.time_called_at is not None
-        ):
-            return None
-        return self.started_at + self.limit + self.paused_total
+    @property
+    def elapsed(self) -> timedelta:
+        return self.clock.elapsed(self.now)
 
-    def _ran_out_at(self, now: datetime) -> datetime | None:
-        """The moment a timed clock ran out by itself, if it has by ``now``."""
-        if self.limit is None or self.started_at is None or self.time_called_at is not None:
-            return None
-        deadline = self.started_at + self.limit + self.paused_total
-        # A paused clock's time stopped at the pause: it ran out only if that came first.
-        stopped = now if self.paused_at is None else min(now, self.paused_at)
-        return deadline if stopped >= deadline else None
+    @property
+    def called_at(self) -> datetime | None:
+        return self.clock.effective_time_called_at(self.now)
 
-    def effective_time_called_at(self, now: datetime) -> datetime | None:
-        """When time was called: by the director, or when the clock ran out by itself.
+    @property
+    def last_minutes(self) -> bool:
+        return self.clock.in_last_minutes(self.now, LAST_MINUTES)
 
-        Running out happens at start + limit + finished pauses. ``None`` while time has not
-        been called.
-        """
-        _check_aware(now)
-        if self.time_called_at is not None:
-            return self.time_called_at
-        return self._ran_out_at(now)
+    @property
+    def shown(self) -> bool:
+        """An untimed stage whose clock was never started shows no clock (as before clocks)."""
+        return self.timed or self.state != "not_started"
 
-    def state(self, now: datetime) -> ClockState:
-        """One of "not_started", "running", "paused", "time_called", "untimed"."""
-        _check_aware(now)
-        if self.started_at is None:
-            return "not_started"
-        if self.effective_time_called_at(now) is not None:
-            return "time_called"
-        if self.paused_at is not None:
-            return "paused"
-        return "untimed" if self.limit is None else "running"
+    @property
+    def digits(self) -> str:
+        """What the clock face shows: remaining time rounded up, or time played rounded down."""
+        if self.remaining is not None:
+            return _digits(math.ceil(self.remaining.total_seconds()))
+        return _digits(math.floor(self.elapsed.total_seconds()))
 
-    def elapsed(self, now: datetime) -> timedelta:
-        """Play time so far: time since the start less all pauses.
+    @property
+    def label(self) -> str:
+        """The state in words; once time is called, when: "Time called at 10:42"."""
+        if self.state == "time_called":
+            return _("Time called at %(at)s") % {"at": clock_time(self.called_at)}
+        if self.state == "closed" and self.called_at is not None:
+            return _("Closed (stopped at %(at)s)") % {"at": clock_time(self.called_at)}
+        return _state_labels()[self.state]
 
-        Frozen while paused and once time is called; never more than the limit, never negative.
-        """
-        _check_aware(now)
-        if self.started_at is None:
-            return ZERO
-        # Play stopped when time was called, else when the current pause began, else runs on.
-        stopped_at = self.effective_time_called_at(now) or self.paused_at or now
-        played = stopped_at - self.started_at - self.paused_total
-        if self.limit is not None:
-            played = min(played, self.limit)
-        return max(played, ZERO)
+    @property
+    def json_url(self) -> str:
+        return reverse("clock_json", args=[self.stage.event.slug, self.stage.number])
 
-    def remaining(self, now: datetime) -> timedelta | None:
-        """Time left: the limit less elapsed time (``None`` when untimed).
+    @property
+    def live(self) -> dict:
+        """Where and how often a screen showing this clock asks whether the event changed
+        (static/js/live.js): every button above moves the event's version (``log_action``), so
+        each screen reads the clock again within one ``LIVE_REFRESH_SECONDS``."""
+        return live_context(self.stage.event)
 
-        Never negative; frozen while paused; zero once time is called.
-        """
-        _check_aware(now)
-        if self.limit is None:
-            return None
-        if self.state(now) == "time_called":
-            return ZERO
-        return max(self.limit - self.elapsed(now), ZERO)
+    def as_json(self) -> dict:
+        """The clock for clock.json and for the page's json_script, in seconds."""
+        remaining = self.remaining
+        called_at = self.called_at
+        return {
+            "state": self.state,
+            "label": self.label,
+            "timed": self.timed,
+            "remaining": None if remaining is None else remaining.total_seconds(),
+            "elapsed": self.elapsed.total_seconds(),
+            "last_minutes": self.last_minutes,
+            "time_called_at": None if called_at is None else called_at.isoformat(),
+            "time_called_at_text": None if called_at is None else clock_time(called_at),
+            "server_time": self.now.isoformat(),
+        }
 
-    def in_last_minutes(self, now: datetime, minutes: float = 5) -> bool:
-        """Whether a timed clock, running or paused, has at most ``minutes`` left (big screen)."""
-        remaining = self.remaining(now)
-        if remaining is None or self.state(now) not in ("running", "paused"):
-            return False
-        return remaining <= timedelta(minutes=minutes)
+    def config(self) -> dict:
+        """What static/js/clock.js needs to count between polls: the reading, its URL, labels."""
+        return {
+            "clock": self.as_json(),
+            "url": self.json_url,
+            "labels": _state_labels(),
+            "last_seconds": LAST_MINUTES * 60,
+        }
 
-    # -- transitions --------------------------------------------------------------------------
-    def _check_not_before(self, now: datetime) -> None:
-        last = max(
-            (m for m in (self.started_at, self.paused_at, self.time_called_at) if m is not None),
-            default=None,
-        )
-        if last is not None and now < last:
-            raise ClockError(
-                f"The time given ({now.isoformat()}) is before the clock's last change "
-                f"({last.isoformat()})"
-            )
 
-    def _check_can_change(self, now: datetime) -> None:
-        _check_aware(now)
-        if self.started_at is None:
-            raise ClockError(Message("The clock has not been started"))
-        self._check_not_before(now)
-        if self.state(now) == "time_called":
-            raise ClockError(Message("Time has already been called"))
-
-    def start(self, now: datetime) -> Clock:
-        """Start the clock; it can only be started once."""
-        _check_aware(now)
-        if self.started_at is not None:
-            raise ClockError(Message("The clock has already been started"))
-        return replace(self, started_at=now)
-
-    def pause(self, now: datetime) -> Clock:
-        """Pause a running clock (timed or untimed)."""
-        self._check_can_change(now)
-        if self.paused_at is not None:
-            raise ClockError(Message("The clock is already paused"))
-        return replace(self, paused_at=now)
-
-    def resume(self, now: datetime) -> Clock:
-        """Resume a paused clock; the pause is added to ``paused_total``."""
-        self._check_can_change(now)
-        if self.paused_at is None:
-            raise ClockError(Message("The clock is not paused"))
-        return replace(
-            self, paused_at=None, paused_total=self.paused_total + (now - self.paused_at)
-        )
-
-    def call_time(self, now: datetime) -> Clock:
-        """Call time, running or paused (a pause ends then); also allowed on an untimed clock.
-
-        PRODUCT.md §5: "When time is called, the round in progress is finished and counts
-        (default) or is void (setting). No later round can be entered."
-        """
-        self._check_can_change(now)
-        paused_total = self.paused_total
-        if self.paused_at is not None:
-            paused_total += now - self.paused_at
-        return replace(self, paused_at=None, paused_total=paused_total, time_called_at=now)
-
-    def undo_call_time(self, now: datetime) -> Clock:
-        """Take back a director's call of time (pressed by mistake): the clock runs again with
-        the time that was left when time was called. Play stopped at the call, so the minutes
-        from the call to now count as a pause.
-
-        A clock that ran out by itself has no call to take back: add minutes instead.
-        """
-        _check_aware(now)
-        if self.time_called_at is None:
-            raise ClockError(Message("Time was not called by a director: there is no call to undo"))
-        self._check_not_before(now)
-        return replace(
-            self,
-            time_called_at=None,
-            paused_total=self.paused_total + (now - self.time_called_at),
-        )
-
-    def add_minutes(self, minutes: int) -> Clock:
-        """Lengthen the game by ``minutes`` (a break the clock was not paused for, say): a clock
-        that ran out by itself runs again if the new limit is still ahead."""
-        if self.limit is None:
-            raise ClockError(Message("An untimed game has no time limit to lengthen"))
-        if self.time_called_at is not None:
-            raise ClockError(Message("Time was called by a director: undo the call first"))
-        if not 1 <= minutes <= 600:
-            raise ClockError(Message("Add between 1 and 600 minutes"))
-        return replace(self, limit=self.limit + timedelta(minutes=minutes))
+def read_clock(stage: Stage, now: datetime | None = None) -> ClockReading:
+    return ClockReading(stage=stage, clock=stage_clock(stage), now=now or timezone.now())

@@ -7,9 +7,9 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from tournament.finals import BIG_FINAL
+from tournament.game.finals import BIG_FINAL
+from tournament.game.rules import RuleSet, default_engines
 from tournament.models import Event, Player, Table, time_zone_names
-from tournament.rules import RuleSet, default_engines
 from tournament.text import translated
 
 ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -330,7 +330,7 @@ class LateArrivalForm(OnceMixin, forms.Form):
 class CsvImportForm(OnceMixin, forms.Form):
     """A registration list, uploaded (CSV or .xlsx) or pasted: read, then previewed. A file
     over ``REGISTRATION_IN_REQUEST_BYTES`` is kept as ``large`` (its bytes), to be read in the
-    background (tournament/list_readings.py); any other as ``sheet``."""
+    background (tournament/services/players.py); any other as ``sheet``."""
 
     file = forms.FileField(
         label=_("List of players (CSV or Excel .xlsx)"),

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import NameField, SearchKeyField
-from tournament.finals import FinalsOptions
-from tournament.rules import NVSO_TILES_DRAWN, RuleSet, default_engines
+from tournament.game.finals import FinalsOptions
+from tournament.game.rules import NVSO_TILES_DRAWN, RuleSet, default_engines
 
 
 class SetSize(models.IntegerChoices):
@@ -188,7 +188,7 @@ class Event(models.Model):
         validators=[validate_time_zone],
         help_text=_("Every time of the event is shown in it (empty: the site's zone)."),
     )
-    # The road to the Final (issue 12, tournament/finals.py); empty: automatic.
+    # The road to the Final (issue 12, tournament/game/finals.py); empty: automatic.
     finals_top_n = models.PositiveSmallIntegerField(
         _("players advancing from each table"),
         null=True,
@@ -463,7 +463,7 @@ class Stage(models.Model):
     # A correction changed who advances after this stage was seated, and the director kept
     # the published seating: division -> the advancers (player ids) it was kept against.
     kept_advancers = models.JSONField(_("seating kept against the advancers"), default=dict)
-    # The clock (PRODUCT.md §5): facts as recorded; tournament/clock.py computes the rest.
+    # The clock (PRODUCT.md §5): facts as recorded; tournament/game/clock.py computes the rest.
     clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
     clock_paused_total = models.DurationField(_("time paused"), null=True, blank=True)
@@ -752,7 +752,7 @@ class ListReadingStatus(models.TextChoices):
 
 class ListReading(models.Model):
     """A registration list too large to read within a request (issue 27), read by a background
-    task (tournament/list_readings.py) while its page shows how far it got. The file is dropped
+    task (tournament/services/players.py) while its page shows how far it got. The file is dropped
     once read; the list as read is kept until the director's preview takes it."""
 
     STEPS = [ListReadingStatus.QUEUED, ListReadingStatus.READING]

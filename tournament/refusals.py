@@ -3,7 +3,7 @@
 Raise ``Refused(_("..."))`` or ``NotFound(_("..."))`` with a sentence translated when raised
 (the request's language). Any other ``PermissionDenied`` or ``Http404``, such as Django's own
 ``get_object_or_404`` ("No Event matches the given query."), shows the page's general text
-only: those words are not written for the reader (tournament/views.py, ``permission_denied``
+only: those words are not written for the reader (tournament/views/errors.py, ``permission_denied``
 and ``page_not_found``).
 """
 

@@ -2,8 +2,8 @@
 Windows code page) or an Excel workbook (.xlsx), read into a header and rows of text.
 
 No models here (openpyxl for workbooks, Django only for translated messages): the players
-import (tournament/services.py) and its pages call it. Every problem is a ``ReadError`` whose
-message says what to do.
+import (tournament/services/registration.py) and its pages call it. Every problem is a
+``ReadError`` whose message says what to do.
 
 Whatever a file holds, reading it takes bounded time and memory (issue 27): every row read
 (empty ones too), every cell and every cell's length count against the limits below, and a

@@ -2,10 +2,10 @@
 
 from django.tasks import task
 
-from tournament import list_readings
+from tournament.services.registration import read_later
 
 
 @task()
 def read_registration_list(reading_id: int) -> None:
-    """Read a registration list too large for a request (tournament/list_readings.py)."""
-    list_readings.read(reading_id)
+    """Read a registration list too large for a request (tournament/services/registration.py)."""
+    read_later(reading_id)

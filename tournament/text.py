@@ -81,7 +81,7 @@ def name_sort_key(name: str) -> tuple[str, str]:
 
 
 def translated(message) -> str:
-    """A message of the plain-Python rules (a ``tournament.message.Message``, or an error
+    """A message of the plain-Python rules (a ``tournament.game.message.Message``, or an error
     carrying one) in the active language, with the messages among its values; any other text
     as it is."""
     if isinstance(message, Exception) and message.args:

@@ -42,5 +42,5 @@ urlpatterns = [
 ]
 
 # The 403 and 404 pages say the site's own reason for the refusal (tournament.refusals).
-handler403 = "tournament.views.permission_denied"
-handler404 = "tournament.views.page_not_found"
+handler403 = "tournament.views.errors.permission_denied"
+handler404 = "tournament.views.errors.page_not_found"

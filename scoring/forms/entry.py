@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.forms import OnceMixin
-from tournament.rules import ABOVE, NEGATIVE, NOT_WHOLE, round_errors
+from tournament.game.rules import ABOVE, NEGATIVE, NOT_WHOLE, round_errors
 from tournament.text import translated
 
 
@@ -45,7 +45,7 @@ class RoundForm(OnceMixin, forms.Form):
         self.players, self.rules, self.engine = players, rules, engine
         if number is not None:
             # The round the page shows: a device whose page is out of date is refused, not
-            # filed under the next round (scoring.services.record_round).
+            # filed under the next round (scoring.services.rounds.record_round).
             self.fields["number"] = forms.IntegerField(
                 widget=forms.HiddenInput,
                 initial=number,

@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.infractions import NOTE_MAX, REASON_MAX, current_engine, engines_reached
 from scoring.models import InfractionAction, InfractionKind
+from scoring.services.infractions import NOTE_MAX, REASON_MAX, current_engine, engines_reached
 from tournament.forms import OnceMixin
 
 # Radio buttons drawn as big buttons (Bootstrap's btn-check): one tap each.

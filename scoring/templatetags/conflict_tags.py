@@ -4,7 +4,7 @@ scoring app."""
 
 from django import template
 
-from scoring.advancement import load_results, seating_conflicts
+from scoring.results import load_results, seating_conflicts
 from tournament.models import StageKind
 
 register = template.Library()

@@ -21,18 +21,17 @@ from scoring.printing import qr_data_uri
 from scoring.sheets import finished_tables
 from scoring.views.hall import phone_url
 from tournament.caching import version_key
-from tournament.clock_store import (
-    ClockError,
+from tournament.clock import clock_time, read_clock
+from tournament.game.clock import ClockError
+from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
+from tournament.services.clock import (
     add_minutes,
     call_time,
-    clock_time,
     pause_clock,
-    read_clock,
     resume_clock,
     start_clock,
     undo_call_time,
 )
-from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.text import translated
 
 

@@ -10,7 +10,7 @@ from django.views.generic import TemplateView
 from scoring.dashboard import clock_never_started, tiles
 from scoring.models import TableDevice
 from scoring.sheets import stage_sheets
-from tournament.clock_store import stage_clock
+from tournament.clock import stage_clock
 from tournament.mixins import DirectorRequiredMixin, StageMixin
 
 

@@ -1,7 +1,7 @@
-"""Round entry and corrections: the writes go through scoring/services.py.
+"""Round entry and corrections: the writes go through scoring/services/rounds.py.
 
 The pages work with and without their script (static/js/entry.js). The script checks a round
-as it is typed (the same rules, ``tournament.rules.round_checks``), sends it with the form's
+as it is typed (the same rules, ``tournament.game.rules.round_checks``), sends it with the form's
 key and asks for JSON (``Accept: application/json``): the answer says whether the round was
 saved, or why not, field by field. Without the script the form posts and redirects as usual.
 """
@@ -22,10 +22,10 @@ from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
-from scoring.advancement import correction_effects
 from scoring.forms.entry import RemoveRoundForm, RoundForm
 from scoring.models import Round
-from scoring.services import (
+from scoring.results import correction_effects
+from scoring.services.rounds import (
     RoundRejected,
     RoundTaken,
     correct_round,
@@ -36,11 +36,11 @@ from scoring.services import (
     reopen_game,
 )
 from scoring.sheets import load_sheets, table_sheet
-from tournament.clock_store import entry_after_time
+from tournament.clock import entry_after_time
+from tournament.game.rules import RoundErrors, round_checks
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
 from tournament.models import Event, Stage, Table
 from tournament.refusals import Refused
-from tournament.rules import RoundErrors, round_checks
 from tournament.text import translated
 
 

@@ -1,5 +1,5 @@
 """Infraction pages (PRODUCT.md §8): log one at the table, the director's log and changes,
-and a player's page. The writes are scoring/infractions.py's."""
+and a player's page. The writes are scoring/services/infractions.py's."""
 
 import re
 
@@ -12,15 +12,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 
-from scoring import penalties
 from scoring.archive import link_candidates, linked_ids, same_person
 from scoring.charts import games_chart
 from scoring.forms.infractions import ChangeInfractionForm, InfractionFilterForm, InfractionForm
-from scoring.infractions import InfractionRejected, change_infraction, log_infraction
+from scoring.lists import InfractionLogTable, configure
 from scoring.models import Infraction
+from scoring.services.infractions import InfractionRejected, change_infraction, log_infraction
 from scoring.sheets import TableSheet, table_sheet
-from scoring.tables import InfractionLogTable, configure
 from tournament.caching import VersionedPageMixin
+from tournament.game import penalties
 from tournament.mixins import DirectorRequiredMixin, EventMixin, TableMixin
 from tournament.models import Player, Table
 from tournament.refusals import Refused

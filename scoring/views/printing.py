@@ -26,6 +26,7 @@ from scoring.exports import (
     round_score_rows,
     table_export,
 )
+from scoring.lists import StandingsTable
 from scoring.printing import (
     SHEETS_PER_PDF,
     page_size,
@@ -35,7 +36,6 @@ from scoring.printing import (
     table_blocks,
 )
 from scoring.sheets import TableSheet, stage_sheets, table_sheet
-from scoring.tables import StandingsTable
 from scoring.views.results import BracketView, ResultsView, StandingsView, shown_standings
 from scoring.views.seating import SeatingView
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin

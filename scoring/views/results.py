@@ -10,25 +10,38 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
-from scoring.advancement import (
-    AdvanceError,
-    apply_correction,
+from scoring.charts import spread_chart, totals_chart
+from scoring.dashboard import clock_never_started
+from scoring.lists import (
+    UNRANKED,
+    place_text,
+    progress_text,
+    standings_headers,
+    standings_rows,
+    standings_sort,
+    table_cards,
+    url_head,
+)
+from scoring.print_jobs import blank_on_seating
+from scoring.printing import SHEETS_PER_PDF, table_blocks
+from scoring.results import (
     close_advancers,
-    close_and_seat,
     compute_results,
     find_conflict,
     incomplete_tables,
-    keep_seating,
     next_stage_plan,
     not_yet_created,
-    seat_next_stage,
     table_division,
 )
-from scoring.charts import spread_chart, totals_chart
-from scoring.dashboard import clock_never_started
-from scoring.print_jobs import blank_on_seating
-from scoring.printing import SHEETS_PER_PDF, table_blocks
-from scoring.services import RoundRejected, end_games
+from scoring.services.rounds import RoundRejected, end_games
+from scoring.services.stages import (
+    AdvanceError,
+    apply_correction,
+    close_and_seat,
+    keep_seating,
+    seat_next_stage,
+)
+from scoring.services.table_entry import phone_rounds
 from scoring.sheets import (
     event_sheets,
     event_summaries,
@@ -39,21 +52,10 @@ from scoring.sheets import (
     stage_summaries,
     table_sheet,
 )
-from scoring.table_entry import phone_rounds
-from scoring.tables import (
-    UNRANKED,
-    place_text,
-    progress_text,
-    standings_headers,
-    standings_rows,
-    standings_sort,
-    table_cards,
-    url_head,
-)
 from scoring.views.infractions import sheet_infractions
 from tournament.caching import LiveMixin, fragment_key
-from tournament.clock_store import read_clock
-from tournament.finals_store import event_plans
+from tournament.clock import read_clock
+from tournament.finals import event_plans
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
 from tournament.models import Medal, StageKind
 from tournament.text import translated

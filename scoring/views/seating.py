@@ -5,14 +5,14 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
-from scoring.advancement import previous_tables
 from scoring.print_jobs import blank_on_seating
 from scoring.printing import SHEETS_PER_PDF, table_blocks
-from scoring.seats import clear_seating, move_player, seat_stage
+from scoring.results import previous_tables
 from tournament.forms import MovePlayerForm
+from tournament.game.seating import DivisionsNotSeated, SeatingError, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.models import Seat, StageKind
-from tournament.seating import DivisionsNotSeated, SeatingError, unusual_sizes
+from tournament.services.seating import clear_seating, move_player, seat_stage
 from tournament.text import name_sort_key, translated
 
 

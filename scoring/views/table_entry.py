@@ -1,6 +1,6 @@
 """A table's phone as its entry terminal (issue 15): the sheet's QR code opens ``/t/CODE/``,
 the phone says it is at that table, then enters rounds that a second player confirms.
-The rules are scoring/table_entry.py's; the entry page itself is EnterRoundView's."""
+The rules are scoring/services/table_entry.py's; the entry page itself is EnterRoundView's."""
 
 from functools import cached_property
 
@@ -12,11 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
-from scoring.infractions import InfractionRejected
 from scoring.models import InfractionKind, InfractionReport, Round
-from scoring.services import RoundRejected
-from scoring.sheets import table_sheet
-from scoring.table_entry import (
+from scoring.services.infractions import InfractionRejected
+from scoring.services.rounds import RoundRejected
+from scoring.services.table_entry import (
     awaiting,
     blocked,
     confirm_round,
@@ -35,6 +34,7 @@ from scoring.table_entry import (
     table_for_code,
     why_refused,
 )
+from scoring.sheets import table_sheet
 from scoring.views.entry import EnterRoundView, wants_json
 from tournament.caching import live_context
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key

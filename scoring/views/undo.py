@@ -1,6 +1,6 @@
 """Director undos (issue 22): reopen a closed stage, remove a playoff created by mistake,
 un-check-in a player. Each page says what the undo does, asks for a reason and confirms; the
-writes are scoring/undo.py's and tournament/undo.py's."""
+writes are scoring/services/undo.py's and tournament/services/players.py's."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
@@ -11,10 +11,16 @@ from django.views.generic import FormView
 
 from scoring.forms.undo import ReasonForm, ReopenStageForm
 from scoring.models import Round
-from scoring.undo import UndoRefused, playoff_still_owed, remove_playoff, reopen_plan, reopen_stage
+from scoring.services.undo import (
+    UndoRefused,
+    playoff_still_owed,
+    remove_playoff,
+    reopen_plan,
+    reopen_stage,
+)
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin
 from tournament.models import Player, StageKind, Table
-from tournament.undo import UncheckRefused, seated_in, uncheck_in
+from tournament.services.players import UncheckRefused, seated_in, uncheck_in
 
 
 class ReopenStageView(DirectorRequiredMixin, StageMixin, FormView):

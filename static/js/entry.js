@@ -1,7 +1,7 @@
 // The round form (entry, playoff, correction): keyboard first, checked as it is typed, sent once.
 //
 // - The rules come from the page (json_script "entry-config", built by
-//   tournament.rules.round_checks from the event's RuleSet): the same bounds and messages as
+//   tournament.game.rules.round_checks from the event's RuleSet): the same bounds and messages as
 //   the server, which still checks everything.
 // - Enter in a cell moves to the next one; Enter in the last saves.
 // - The form is sent with its key ("once"): a repeat is answered with the saved round.

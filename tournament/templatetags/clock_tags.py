@@ -6,7 +6,7 @@ stage's standings page. It renders ``tournament/_clock.html``.
 
 from django import template
 
-from tournament.clock_store import read_clock
+from tournament.clock import read_clock
 
 register = template.Library()
 

@@ -9,11 +9,11 @@ register = template.Library()
 
 @register.filter
 def translated(message) -> str:
-    """A ``tournament.message.Message`` (a plan's warning, a rule's refusal) translated."""
+    """A ``tournament.game.message.Message`` (a plan's warning, a rule's refusal) translated."""
     return _translated(message)
 
 
 @register.filter
 def described(plan) -> str:
-    """A ``tournament.finals.FinalsPlan`` told in the reader's language."""
+    """A ``tournament.game.finals.FinalsPlan`` told in the reader's language."""
     return plan.describe(say=_translated)

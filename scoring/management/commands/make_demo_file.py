@@ -18,9 +18,9 @@ from django.core.management import BaseCommand, CommandError
 
 from scoring.eventfile import dumps
 from scoring.management.commands.load_demo import DEMO_FILE
-from scoring.simulation import MINUTES_PER_ROUND
-from tournament.rules import RuleSet, round_errors
-from tournament.simulator import game_rng, play_timed_game
+from scoring.services.simulation import MINUTES_PER_ROUND
+from tournament.game.rules import RuleSet, round_errors
+from tournament.game.simulator import game_rng, play_timed_game
 
 DEMO_SEED = 1
 DEMO_MINUTES = 50  # the moment the demo shows: Game 1 started at 10:00, it is 10:50

@@ -1,13 +1,13 @@
-"""Fill a stage's tables with rounds played by the rules engine (tournament/simulator/).
+"""Fill a stage's tables with rounds played by the rules engine (tournament/game/simulator/).
 
     python manage.py simulate_event EVENT [--seed N] [--stage S] [--minutes-per-round M]
 
-Each table's rounds are entered through ``scoring.services.record_round`` (via
-``scoring.simulation``) by the event's first director, or by nobody when it has none, so the
-round check and the event's history apply. A timed stage's clock is started if it was not;
-when time stops a table's simulated game, time is called and the table's game is marked over
-after its last round (``scoring.services.end_game``). All or nothing: if anything is refused,
-nothing is saved.
+Each table's rounds are entered through ``scoring.services.rounds.record_round`` (via
+``scoring.services.simulation``) by the event's first director, or by nobody when it has
+none, so the round check and the event's history apply. A timed stage's clock is started if
+it was not; when time stops a table's simulated game, time is called and the table's game is
+marked over after its last round (``scoring.services.rounds.end_game``). All or nothing: if
+anything is refused, nothing is saved.
 """
 
 from __future__ import annotations
@@ -19,10 +19,17 @@ from django.core.management import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.services import RoundRejected, end_game
-from scoring.simulation import MINUTES_PER_ROUND, SimulationRefused, TablePlay, simulate_table
-from tournament.clock_store import ClockError, call_time, clock_time, stage_clock, start_clock
+from scoring.services.rounds import RoundRejected, end_game
+from scoring.services.simulation import (
+    MINUTES_PER_ROUND,
+    SimulationRefused,
+    TablePlay,
+    simulate_table,
+)
+from tournament.clock import clock_time, stage_clock
+from tournament.game.clock import ClockError
 from tournament.models import Event, Stage, Table
+from tournament.services.clock import call_time, start_clock
 
 
 def _minutes(value: str) -> float:

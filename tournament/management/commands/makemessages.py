@@ -1,5 +1,5 @@
 """Django's makemessages, which also collects the ``Message("...")`` texts of the plain-Python
-rules (tournament/message.py)."""
+rules (tournament/game/message.py)."""
 
 from django.core.management.commands import makemessages
 

@@ -1,31 +1,19 @@
-"""Closing stages, advancing players, seating the next stage, playoffs and medals.
-
-PRODUCT.md §6 and §7. The rules are scoring/awards.py's (plain Python); this module loads the
-rows (a fixed number of queries per event), calls it, and saves the outcome in a transaction.
-"""
+"""An event's results as its rows stand: who advances, who plays off, the medals, what the next
+stage would be, and what a late correction would change (PRODUCT.md §6 and §7). Reads only:
+a fixed number of queries per event; the rules are tournament/game/awards.py's (plain
+Python); the writes are scoring/services/stages.py's."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from scoring import awards
-from scoring.models import Round
-from scoring.seats import seat_stage
-from scoring.sheets import TableSheet, event_sheets, store_totals
-from tournament import finals
-from tournament.clock_store import stop_at_close
-from tournament.history import claim, log_action, settle
-from tournament.message import Message
+from scoring.sheets import TableSheet, event_sheets
+from tournament.game import awards, finals
+from tournament.game.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
-from tournament.seating import SeatingError
-from tournament.stage_names import say
-from tournament.text import translated
 
 ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
@@ -77,7 +65,7 @@ class EventResults:
     event: Event
     sheets: dict[Stage, list[TableSheet]]
     advancement: dict[int, awards.Advancement] = field(default_factory=dict)  # by table id
-    # (stage id, division) -> the wildcards filling the next stage (tournament/finals.py)
+    # (stage id, division) -> the wildcards filling the next stage (tournament/game/finals.py)
     wildcards: dict[tuple[int, str], awards.Advancement] = field(default_factory=dict)
     # division -> its Final: the first stage where it sits at one table (PRODUCT.md §6)
     deciding: dict[str, Stage] = field(default_factory=dict)
@@ -247,7 +235,7 @@ def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> Even
 
 def _advance_division(results, playoffs, stage, division, tables, rules, options) -> None:
     """Who goes on from one division's tables of a closed stage: the top N of each table
-    (tournament/finals.py), then the wildcards once every table's tie is settled."""
+    (tournament/game/finals.py), then the wildcards once every table's tie is settled."""
     k = finals.advance_per_table([len(s.players) for s in tables], options)
     settled = True
     for sheet in tables:
@@ -353,54 +341,6 @@ def not_yet_created(event: Event, owed: Iterable[PlayoffOwed]) -> list[PlayoffOw
     ]
 
 
-def sync_playoffs(event: Event) -> list[Stage]:
-    """Make the playoff stages match what the tie rules ask for now.
-
-    A playoff that is owed and missing is created; one not yet played that is no longer owed,
-    or owed between other players (after a correction), is removed. A played playoff that no
-    longer fits is left for the director: the results page names it.
-    """
-    results = load_results(event)
-    unplayed = {
-        stage.pk: stage
-        for stage, sheets in results.sheets.items()
-        if stage.kind == StageKind.PLAYOFF and not any(s.rounds for s in sheets)
-    }
-    created, keep = [], set()
-    for owed in results.owed:
-        match = _playoff_match(owed)
-        existing = list(event.stages.filter(kind=StageKind.PLAYOFF, **match).order_by("number"))
-        played = [s for s in existing if s.pk not in unplayed]
-        waiting = [s for s in existing if s.pk in unplayed]
-        if len(played) >= owed.owed.round_number:
-            continue
-        same = next((s for s in waiting if _seated(s) == set(owed.owed.players)), None)
-        if same is not None:
-            keep.add(same.pk)
-            continue
-        parts = _playoff_parts(owed)
-        stage = Stage(event=event, kind=StageKind.PLAYOFF, auto_name=parts, **match)
-        stage = _insert_stage(
-            event,
-            _after(event, owed.stage),
-            say(parts, stage),
-            StageKind.PLAYOFF,
-            auto_name=parts,
-            **match,
-        )
-        table = Table.objects.create(stage=stage, number=1)
-        Seat.objects.bulk_create(
-            Seat(stage=stage, table=table, player_id=pk, position=i)
-            for i, pk in enumerate(owed.owed.players, start=1)
-        )
-        log_action(event, "stage.created", stage=stage)
-        created.append(stage)
-    for stage in Stage.objects.filter(pk__in=set(unplayed) - keep):
-        log_action(event, "stage.removed", name=stage.name)
-        stage.delete()
-    return created
-
-
 def _entrants(results: EventResults, before: Stage) -> dict[str, list[Player]]:
     """For each division still playing, the advancers of the last stage it played before
     ``before``. A division whose Final was earlier (one table) has none: it never waits on
@@ -444,7 +384,7 @@ def close_advancers(results: EventResults, stage: Stage) -> dict[str, int]:
 
 
 def needs_semifinal(event: Event, players: int) -> bool:
-    """More players than one Final table holds (tournament/finals.py): a semifinal first."""
+    """More players than one Final table holds (tournament/game/finals.py): a semifinal first."""
     rules = event.rules
     return players > finals.final_capacity(rules, event.finals_options) or not rules.can_deal(
         players
@@ -481,13 +421,6 @@ def next_stage_plan(event: Event, results: EventResults | None = None):
     return target, False, [p for ps in entrants.values() for p in ps]
 
 
-def _insert_stage(event: Event, number: int, name: str, kind: str, **fields) -> Stage:
-    """A new stage played at ``number``; the stages from there on move one later."""
-    event.stages.filter(number__gte=number).order_by("-number").update(number=F("number") + 1000)
-    event.stages.filter(number__gte=number + 1000).update(number=F("number") - 999)
-    return Stage.objects.create(event=event, number=number, name=name, kind=kind, **fields)
-
-
 def _after(event: Event, decided: Stage | None) -> int:
     """Where a playoff is played: right after the stage whose tie it settles and the playoffs
     already after it (so before the stage it seats), or last."""
@@ -514,170 +447,6 @@ def previous_tables(stage: Stage, players) -> dict[Player, int | None]:
         .order_by("stage__number")
     }
     return {p: previous.get(p.pk) for p in players}
-
-
-def _seat_from(event: Event, stage: Stage, players: list[Player], rng, user) -> None:
-    """Seat ``players`` at ``stage``, apart from their previous tablemates where possible."""
-    try:
-        seat_stage(stage, players, keep_apart=previous_tables(stage, players), rng=rng, user=user)
-    except SeatingError as error:
-        raise AdvanceError(translated(error)) from error
-
-
-@transaction.atomic
-def seat_next_stage(event: Event, rng=None, user=None, key: str | None = None) -> Stage:
-    """Seat the next stage from the advancers, keeping players of a previous table apart.
-
-    Serialized on the event: two directors confirming at once seat it once (the second finds
-    it seated and is refused, or with the same form ``key`` gets the first one's stage).
-    """
-    event = event.locked()
-    earlier = claim(key, user)
-    if earlier is not None:
-        return Stage.objects.get(pk=earlier.outcome["stage"])
-    results = load_results(event)
-    target, semifinal, players = next_stage_plan(event, results)
-    if not players:
-        raise AdvanceError(_("Nobody advances yet."))
-    ready: dict[str, list[Player]] = {}
-    if semifinal:
-        # The divisions that fit one table play their Final now: none waits on another.
-        waiting = {p.pk for p in players}
-        for division, group in _entrants(results, target).items():
-            if group and not any(p.pk in waiting for p in group):
-                ready[division] = group
-        for division in sorted(ready, reverse=True):
-            final = _insert_stage(
-                event,
-                target.number,
-                _("Final (%(division)s)") % {"division": division},
-                StageKind.FINAL,
-                division=division,
-                auto_name={"kind": "final"},
-            )
-            log_action(event, "stage.created", user, stage=final)
-            _seat_from(event, final, ready[division], rng, user)
-        earlier = event.stages.filter(kind=StageKind.SEMIFINAL).count()
-        name = _("Semifinal %(n)s") % {"n": earlier + 1} if earlier else _("Semifinal")
-        parts = {"kind": "semifinal", **({"n": earlier + 1} if earlier else {})}
-        target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL, auto_name=parts)
-        log_action(event, "stage.created", user, stage=target)
-    _seat_from(event, target, players, rng, user)
-    settle(key, stage=target.pk)
-    return target
-
-
-@transaction.atomic
-def close_stage(stage: Stage, user) -> list[Stage]:
-    """Close a stage whose tables all have their rounds; create the playoffs its ties ask for.
-
-    Returns the playoff stages created. A closed playoff or final settles medals.
-    """
-    stage.event.locked()
-    stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
-    if stage.closed:
-        raise AdvanceError(_("%(s)s is already closed.") % {"s": stage.title})
-    from scoring.sheets import stage_sheets
-
-    sheets = stage_sheets(stage)
-    if not sheets:
-        raise AdvanceError(_("Nobody is seated in %(s)s.") % {"s": stage.title})
-    waiting = incomplete_tables(stage, sheets)
-    if waiting:
-        numbers = ", ".join(str(t.number) for t in waiting)
-        raise AdvanceError(_("Tables %(t)s still have rounds to play.") % {"t": numbers})
-    stop_at_close(stage, user)
-    stage.closed = True
-    stage.save(update_fields=["closed"])
-    log_action(stage.event, "stage.closed", user, stage=stage)
-    return sync_playoffs(stage.event)
-
-
-def _drop_unneeded_stages(event: Event, user) -> bool:
-    """Once every division has played its Final (a stage of one table: 5 players, a small
-    division), the semifinals and Final left unseated are not played: they are removed."""
-    results = load_results(event)
-    divisions = {
-        table_division(sheet)
-        for stage, sheets in results.sheets.items()
-        if stage.kind != StageKind.PLAYOFF
-        for sheet in sheets
-        if sheet.players
-    }
-    if not divisions or not divisions <= set(results.deciding):
-        return False
-    for stage in results.sheets:
-        if stage.kind in (StageKind.SEMIFINAL, StageKind.FINAL) and not results.sheets[stage]:
-            log_action(event, "stage.removed", user, name=stage.name)
-            stage.delete()
-    return True
-
-
-@dataclass
-class Closed:
-    """What closing a stage from its page did: the playoffs it created, the stage it seated
-    (or why that stage could not be seated yet)."""
-
-    playoffs: list[Stage]
-    seated: Stage | None = None
-    seat_error: str = ""
-
-
-@transaction.atomic
-def close_and_seat(stage: Stage, user, key: str | None = None, override: str = "") -> Closed:
-    """The director confirms the close: close the stage and, when nobody waits on a playoff,
-    seat the next stage. A repeat of the form's ``key`` answers with what the first did.
-
-    Rounds entered from players' phones and not confirmed yet stop the close, unless the
-    director overrides with a reason (kept in the history)."""
-    event = stage.event.locked()
-    earlier = claim(key, user)
-    if earlier is not None:
-        seated = earlier.outcome.get("seated")
-        return Closed(
-            list(Stage.objects.filter(pk__in=earlier.outcome.get("playoffs", []))),
-            Stage.objects.filter(pk=seated).first() if seated else None,
-        )
-    unconfirmed = Round.objects.filter(table__stage=stage, awaiting_confirmation=True).count()
-    if unconfirmed and not override.strip():
-        raise AdvanceError(
-            ngettext(
-                "%(n)s round entered from a player's phone is not confirmed. Confirm it on "
-                "its table's page, or give the reason to close anyway.",
-                "%(n)s rounds entered from players' phones are not confirmed. Confirm them "
-                "on the tables' pages, or give the reason to close anyway.",
-                unconfirmed,
-            )
-            % {"n": unconfirmed}
-        )
-    if unconfirmed:
-        log_action(
-            event, "stage.closed_unconfirmed", user, stage=stage, reason=override, count=unconfirmed
-        )
-    closed = Closed(close_stage(stage, user))
-    if stage.kind in ADVANCING_KINDS and _drop_unneeded_stages(event, user):
-        pass  # every division has played its Final: nothing to seat
-    elif stage.kind in ADVANCING_KINDS and not closed.playoffs:
-        try:
-            with transaction.atomic():
-                closed.seated = seat_next_stage(event, user=user)
-        except AdvanceError as why:
-            closed.seat_error = str(why)
-    settle(
-        key,
-        playoffs=[p.pk for p in closed.playoffs],
-        seated=closed.seated.pk if closed.seated else None,
-    )
-    return closed
-
-
-def settle_playoff(stage: Stage) -> list[Stage]:
-    """A playoff's round was entered: close it and create a replay if it tied."""
-    if stage.kind != StageKind.PLAYOFF:
-        return []
-    Stage.objects.filter(pk=stage.pk).update(closed=True)
-    stage.closed = True
-    return sync_playoffs(stage.event)
 
 
 # -- corrections after a stage is closed ---------------------------------------------------------
@@ -790,89 +559,3 @@ def find_conflict(event: Event, stage: Stage, division: str) -> SeatingConflict 
             )
             return conflict
     return None
-
-
-@transaction.atomic
-def apply_correction(stage: Stage, division: str, user, key: str | None = None) -> list[int]:
-    """Seat the advancers as corrected: each player who no longer advances gives their seat to
-    one who now does; a table whose players changed loses its rounds (it replays), the others
-    keep theirs. Returns the numbers of the tables that must replay."""
-    event = stage.event.locked()
-    earlier = claim(key, user)
-    if earlier is not None:
-        return earlier.outcome["replay"]
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    if stage.closed:
-        raise AdvanceError(
-            _("%(s)s is closed: reopen it before its seating can change.") % {"s": stage.title}
-        )
-    conflict = find_conflict(event, stage, division)
-    if conflict is None:
-        raise AdvanceError(
-            _("The seating of %(s)s already matches who advances.") % {"s": stage.title}
-        )
-    from scoring.models import Round
-
-    seats = {s.player_id: s for s in conflict.seats}
-    changed: set[int] = set()
-    for leaving, coming in zip(conflict.out, conflict.in_, strict=False):
-        seat = seats[leaving.pk]
-        seat.player = coming
-        seat.save(update_fields=["player"])
-        changed.add(seat.table_id)
-    for leaving in conflict.out[len(conflict.in_) :]:
-        seat = seats[leaving.pk]
-        changed.add(seat.table_id)
-        seat.delete()
-    extra = conflict.in_[len(conflict.out) :]
-    if extra:
-        tables = list(Table.objects.filter(stage=stage).order_by("number"))
-        counts = {t.pk: 0 for t in tables}
-        for s in Seat.objects.filter(stage=stage):
-            counts[s.table_id] += 1
-        for coming in extra:
-            table = min(tables, key=lambda t: (counts[t.pk], t.number))
-            Seat.objects.create(
-                stage=stage, table=table, player=coming, position=counts[table.pk] + 1
-            )
-            counts[table.pk] += 1
-            changed.add(table.pk)
-    replay = sorted(Table.objects.filter(pk__in=changed).values_list("number", flat=True))
-    Round.objects.filter(table_id__in=changed).delete()
-    store_totals(Table.objects.filter(pk__in=changed))
-    Table.objects.filter(pk__in=changed).update(game_over_after=None)
-    kept = dict(stage.kept_advancers)
-    kept.pop(division, None)
-    Stage.objects.filter(pk=stage.pk).update(kept_advancers=kept)
-    log_action(
-        event,
-        "stage.correction_applied",
-        user,
-        stage=stage,
-        out=", ".join(p.name for p in conflict.out),
-        into=", ".join(p.name for p in conflict.in_),
-        tables=", ".join(map(str, replay)),
-    )
-    settle(key, replay=replay)
-    return replay
-
-
-@transaction.atomic
-def keep_seating(stage: Stage, division: str, reason: str, user, key: str | None = None) -> None:
-    """Keep the published seating of ``stage`` despite the correction, with the reason."""
-    event = stage.event.locked()
-    if claim(key, user) is not None:
-        return
-    reason = (reason or "").strip()[:300]
-    if not reason:
-        raise AdvanceError(_("Give the reason for keeping the published seating."))
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
-    conflict = find_conflict(event, stage, division)
-    if conflict is None:
-        raise AdvanceError(
-            _("The seating of %(s)s already matches who advances.") % {"s": stage.title}
-        )
-    stage.kept_advancers = {**stage.kept_advancers, division: conflict.advancers}
-    stage.save(update_fields=["kept_advancers"])
-    log_action(event, "stage.seating_kept", user, stage=stage, reason=reason)
-    settle(key)

@@ -1,6 +1,6 @@
 """Every write of an infraction goes through here, one function per user action (PRODUCT.md §8).
 
-The penalty rule itself is scoring/penalties.py's; this module loads the player's earlier
+The penalty rule itself is tournament/game/penalties.py's; this module loads the player's earlier
 infractions in the game (that table of that stage), asks it, and saves the outcome.
 """
 
@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import penalties
 from scoring.models import Infraction, InfractionAction, InfractionKind
 from scoring.sheets import TableSheet, table_sheet
+from tournament.game import penalties
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Table
 from tournament.refusals import Refused

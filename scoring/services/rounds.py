@@ -8,10 +8,10 @@ from django.utils.translation import ngettext
 
 from scoring.models import Round, Score, ScoreChange
 from scoring.sheets import store_totals, table_sheet
-from tournament.clock_store import entry_after_time
+from tournament.clock import entry_after_time
+from tournament.game.rules import RoundErrors, round_errors
 from tournament.history import claim, log_action, settle
 from tournament.models import StageKind, Table
-from tournament.rules import RoundErrors, round_errors
 from tournament.text import translated
 
 
@@ -91,9 +91,9 @@ def record_round(
     Once time is called, rounds are still accepted until the table's game is marked over
     (``last``: this round is the table's last); one more than a round past what was typed
     before the call needs ``played_before_call`` (PRODUCT.md §5, ``rules.confirm_after_time``).
-    ``device``: saved from a player's phone (scoring/table_entry.py), the round awaits a second
-    player's confirmation; ``entered``: what else the round records of the phone (its player
-    and fingerprint, scoring.table_entry.Phone.entered).
+    ``device``: saved from a player's phone (scoring/services/table_entry.py), the round awaits
+    a second player's confirmation; ``entered``: what else the round records of the phone (its
+    player and fingerprint, scoring.services.table_entry.Phone.entered).
     """
     table = _locked(table)
     earlier = claim(key, user)
@@ -169,7 +169,7 @@ def record_round(
         _mark_over(table, saved.number, user)
     settle(key, round=saved.pk)
     if sheet.is_playoff and not device:  # a phone's playoff round decides once confirmed
-        from scoring.advancement import settle_playoff
+        from scoring.services.stages import settle_playoff
 
         settle_playoff(table.stage)
     return saved
@@ -329,7 +329,7 @@ def correct_round(
             scores={_name(sheet, c.player_id): [c.old_pips, c.new_pips] for c in changes},
         )
     if changes and (stage.closed or stage.kind == StageKind.PLAYOFF):
-        from scoring.advancement import sync_playoffs
+        from scoring.services.stages import sync_playoffs
 
         sync_playoffs(stage.event)  # a corrected tie may call for a playoff
     return changes
@@ -383,6 +383,6 @@ def remove_round(round: Round, user, reason: str, key: str | None = None) -> Non
         pips=removed,
     )
     if stage.closed or stage.kind == StageKind.PLAYOFF:
-        from scoring.advancement import sync_playoffs
+        from scoring.services.stages import sync_playoffs
 
         sync_playoffs(stage.event)

@@ -1,7 +1,7 @@
 """Figures over many simulated rounds: what a losing hand and a round's total look like, and
 how often a round ends blocked. No Django here.
 
-    python -m tournament.simulator.stats --rounds 1000 --players 4 --set 12 --tiles 15 --seed 1
+    python -m tournament.game.simulator.stats --rounds 1000 --players 4 --set 12 --tiles 15 --seed 1
 
 By default the rounds cycle through the engines 12-12 down to 0-0, as a game does; ``--engine``
 plays one engine only.
@@ -16,9 +16,9 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tournament.rules import RuleSet, default_engines
-from tournament.simulator.play import RoundResult, play_round
-from tournament.simulator.strategies import STRATEGIES
+from tournament.game.rules import RuleSet, default_engines
+from tournament.game.simulator.play import RoundResult, play_round
+from tournament.game.simulator.strategies import STRATEGIES
 
 
 @dataclass(frozen=True)

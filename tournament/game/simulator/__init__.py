@@ -3,11 +3,11 @@
 Plain Python, no Django: ``tiles`` (the set, pips, the deal), ``table`` (the position),
 ``moves`` (what is legal, in one place, and making a move), ``strategies`` (how a simulated
 player chooses), ``play`` (a round, a game, how long rounds take), ``stats`` (figures over many
-rounds, ``python -m tournament.simulator.stats``).
+rounds, ``python -m tournament.game.simulator.stats``).
 """
 
-from tournament.simulator.moves import IllegalMove, Play, apply, legal_moves, legal_plays
-from tournament.simulator.play import (
+from tournament.game.simulator.moves import IllegalMove, Play, apply, legal_moves, legal_plays
+from tournament.game.simulator.play import (
     RoundResult,
     TimedGame,
     game_rng,
@@ -18,9 +18,9 @@ from tournament.simulator.play import (
     round_minutes,
     rounds_in_time,
 )
-from tournament.simulator.strategies import STRATEGIES, highest_first, keep_train
-from tournament.simulator.table import BLOCKED, DOMINO, Table, Train
-from tournament.simulator.tiles import DealError, deal, hand_pips
+from tournament.game.simulator.strategies import STRATEGIES, highest_first, keep_train
+from tournament.game.simulator.table import BLOCKED, DOMINO, Table, Train
+from tournament.game.simulator.tiles import DealError, deal, hand_pips
 
 __all__ = [
     "BLOCKED",

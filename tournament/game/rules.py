@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
-from tournament.message import Message
+from tournament.game.message import Message
 
 P = TypeVar("P", bound=Hashable)
 

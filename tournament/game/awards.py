@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tournament.message import Message
+from tournament.game.message import Message
 
 GOLD, SILVER, BRONZE = "gold", "silver", "bronze"
 MEDALS = (GOLD, SILVER, BRONZE)
@@ -135,7 +135,7 @@ def table_advancers[P: Hashable](
 
     "A table's winner is its lowest game total. Ties at the top advance all tied players
     (default) or go to a one-round playoff at that table (setting)." With ``places`` more
-    than 1 (the top N of each table, tournament/finals.py), the lowest ``places`` totals
+    than 1 (the top N of each table, tournament/game/finals.py), the lowest ``places`` totals
     advance, and a tie across the last place advances all tied or goes to a playoff for the
     places left.
 

@@ -20,9 +20,9 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from scoring.infractions import current_engine, log_infraction
 from scoring.models import CodeTries, InfractionKind, InfractionReport, Round, TableDevice
-from scoring.services import _locked, _refuse, take_off_last_round
+from scoring.services.infractions import current_engine, log_infraction
+from scoring.services.rounds import _locked, _refuse, take_off_last_round
 from scoring.sheets import store_totals, table_sheet
 from tournament.history import claim, log_action, settle
 from tournament.models import (
@@ -287,7 +287,7 @@ def confirm_round(round: Round, *, user=None, phone: Phone | None = None) -> boo
             **({"phone": phone.player.name} if phone and phone.player else {}),
         )
         if table.stage.kind == StageKind.PLAYOFF:  # confirmed, the playoff's round decides
-            from scoring.advancement import settle_playoff
+            from scoring.services.stages import settle_playoff
 
             settle_playoff(table.stage)
     return True

@@ -46,8 +46,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament.simulator.table import BLOCKED, DOMINO, Table
-from tournament.simulator.tiles import Tile, is_double
+from tournament.game.simulator.table import BLOCKED, DOMINO, Table
+from tournament.game.simulator.tiles import Tile, is_double
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Simulated play entered as a director enters it: rounds played by the rules engine
-(tournament/simulator/), saved through ``scoring.services.record_round`` so the round check and
-the record of who entered each round apply.
+(tournament/game/simulator/), saved through ``scoring.services.rounds.record_round`` so the
+round check and the record of who entered each round apply.
 
 Used by ``manage.py simulate_event`` and by the benchmark (tests/bench.py).
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.models import Round
-from scoring.services import RoundRejected, record_round
+from scoring.services.rounds import RoundRejected, record_round
 from scoring.sheets import table_sheet
+from tournament.game.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
 from tournament.models import Table
-from tournament.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
 
 MINUTES_PER_ROUND = 10  # NVSO's 60-minute game holds about six rounds at a table of four
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
-from tournament.message import Message
+from tournament.game.message import Message
 
 P = TypeVar("P", bound=Hashable)
 

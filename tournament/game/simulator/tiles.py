@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from tournament.rules import RuleSet, tile_value
+from tournament.game.rules import RuleSet, tile_value
 
 Tile = tuple[int, int]
 

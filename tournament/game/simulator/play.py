@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from tournament.rules import RuleSet
-from tournament.simulator.moves import Move, Play, apply, legal_moves
-from tournament.simulator.strategies import Strategy, keep_train
-from tournament.simulator.table import DOMINO, Table
-from tournament.simulator.tiles import deal, hand_pips
+from tournament.game.rules import RuleSet
+from tournament.game.simulator.moves import Move, Play, apply, legal_moves
+from tournament.game.simulator.strategies import Strategy, keep_train
+from tournament.game.simulator.table import DOMINO, Table
+from tournament.game.simulator.tiles import deal, hand_pips
 
 Watch = Callable[[Table, Move], None]
 

@@ -1,7 +1,7 @@
 """The table during a round: hands, boneyard, the personal trains and the Mexican train,
 markers, the doubles waiting to be satisfied, whose turn it is. No Django here.
 
-``tournament/simulator/moves.py`` says what may be done next and does it; this module only
+``tournament/game/simulator/moves.py`` says what may be done next and does it; this module only
 holds the position (and builds one for a test: ``Table.build``).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tournament.simulator.tiles import Tile, full_set, is_double, normal
+from tournament.game.simulator.tiles import Tile, full_set, is_double, normal
 
 DOMINO = "domino"
 BLOCKED = "blocked"

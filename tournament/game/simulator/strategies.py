@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from tournament.simulator.moves import Play
-from tournament.simulator.table import Table
-from tournament.simulator.tiles import Tile, is_double
+from tournament.game.simulator.moves import Play
+from tournament.game.simulator.table import Table
+from tournament.game.simulator.tiles import Tile, is_double
 
 Strategy = Callable[[Table, Sequence[Play]], Play]
 

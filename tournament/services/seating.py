@@ -1,6 +1,6 @@
 """Seating a stage and moving a player: writes that must know whether rounds exist.
 
-The arithmetic is tournament/seating.py's (plain Python); this module loads the rows, asks it
+The arithmetic is tournament/game/seating.py's (plain Python); this module loads the rows, asks it
 and saves the seating in one transaction.
 """
 
@@ -10,28 +10,32 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Round
-from scoring.sheets import store_totals
-from tournament.finals import stage_tables
-from tournament.history import claim, log_action, settle
-from tournament.message import Message
-from tournament.models import Player, Seat, Stage, StageKind, Table
-from tournament.seating import (
+from tournament.game.finals import stage_tables
+from tournament.game.message import Message
+from tournament.game.seating import (
     SeatingError,
     deal,
     rebalance,
     seatable_divisions,
     sizes_after_change,
 )
+from tournament.history import claim, log_action, settle
+from tournament.models import Player, Seat, Stage, StageKind, Table
+
+
+def _played(tables) -> int:
+    """The rounds entered at ``tables`` (scoring's rows, reached through each table: seating
+    stands below scoring and never imports it)."""
+    return tables.aggregate(n=Count("rounds"))["n"]
 
 
 def _sizes_for(stage: Stage, count: int) -> list[int]:
     """Game 1 at balanced tables; a stage seated from advancers that one Final table holds
-    (up to 6 or more with that option) at one table (tournament/finals.py)."""
+    (up to 6 or more with that option) at one table (tournament/game/finals.py)."""
     event = stage.event
     seeded = stage.kind != StageKind.QUALIFYING
     return stage_tables(count, event.rules, event.finals_options, seeded=seeded)
@@ -72,7 +76,7 @@ def seat_stage(
     if earlier is not None:
         return Draw(list(Table.objects.for_stage(stage)))
     list(Table.objects.select_for_update().filter(stage=stage))
-    if Round.objects.filter(table__stage=stage).exists():
+    if _played(Table.objects.filter(stage=stage)):
         raise SeatingError(_("Rounds have been entered at this stage: move players one by one."))
     players = list(players)
     by_division: dict[str, list[Player]] = {}
@@ -128,7 +132,7 @@ def move_player(stage: Stage, player: Player, table: Table, user=None) -> Seat:
         raise SeatingError(_("%(p)s is not seated in %(s)s.") % {"p": player, "s": stage.title})
     if seat.table_id == table.pk:
         return seat
-    if Round.objects.filter(table_id__in=[seat.table_id, table.pk]).exists():
+    if _played(Table.objects.filter(pk__in=[seat.table_id, table.pk])):
         raise SeatingError(
             _(
                 "Rounds have been entered at one of these tables: a move would "
@@ -182,7 +186,7 @@ def clear_seating(stage: Stage, user=None, key: str | None = None, reason: str =
             _("A later stage is seated from the advancers: reopen the stage before it instead.")
         )
     list(Table.objects.select_for_update().filter(stage=stage))
-    if Round.objects.filter(table__stage=stage).exists():
+    if _played(Table.objects.filter(stage=stage)):
         raise SeatingError(_("Rounds have been entered at this stage: its seating stays."))
     count = Table.objects.filter(stage=stage).count()
     if count:
@@ -248,7 +252,7 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
     seats = Seat.objects.filter(player=player, stage__closed=False).select_related("table", "stage")
     for seat in seats:
         list(Table.objects.select_for_update().filter(stage=seat.stage))
-        played = Round.objects.filter(table_id=seat.table_id).count()
+        played = _played(Table.objects.filter(pk=seat.table_id))
         if played:
             seat.left_after = played
             seat.save(update_fields=["left_after"])
@@ -258,7 +262,7 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
                 "s": seat.stage.title,
                 "t": seat.table.number,
             }
-        elif Round.objects.filter(table__stage=seat.stage).exists():
+        elif _played(Table.objects.filter(stage=seat.stage)):
             # Other tables have started: this one's seat goes, its table stays as it is.
             seat.delete()
             done = _("%(p)s is removed from table %(t)s of %(s)s.") % {
@@ -315,7 +319,7 @@ def seat_late_arrival(
     if Seat.objects.filter(stage=stage, player=player).exists():
         raise SeatingError(_("%(p)s is already seated in %(s)s.") % {"p": player, "s": stage.title})
     table = Table.objects.select_for_update().get(pk=table.pk)
-    played = Round.objects.filter(table=table).count()
+    played = _played(Table.objects.filter(pk=table.pk))
     if played and not event.late_arrivals:
         raise SeatingError(
             _("Table %(t)s has started and this event does not let late arrivals join.")
@@ -343,7 +347,6 @@ def seat_late_arrival(
         position=last + 1,
         joined_at=played + 1 if played else None,
     )
-    store_totals(Table.objects.filter(pk=table.pk))
     if not player.checked_in:
         player.checked_in = True
         player.save(update_fields=["checked_in"])

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.advancement import ADVANCING_KINDS, load_results, sync_playoffs
 from scoring.models import Round
+from scoring.results import ADVANCING_KINDS, load_results
+from scoring.services.stages import sync_playoffs
 from tournament.history import changed, claim, log_action
 from tournament.models import ClockEvent, Seat, Stage, StageKind, Table
 

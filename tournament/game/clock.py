@@ -1,0 +1,262 @@
+"""The stage clock as a value computed from recorded facts: no Django here.
+
+PRODUCT.md §5: "Each stage has a clock: start, pause, resume, time called; remaining time is
+shown on the entry pages and on a big-screen page for the room." and "The clock lives on the
+server: every screen shows the same time, a reload does not reset it, and a paused clock stays
+paused."
+
+So the clock is not a ticking thing: a ``Clock`` holds only what a database row stores (the
+limit and the moments a director pressed a button), and everything shown is computed from it
+and an injected ``now`` (an aware datetime). Transitions return a new ``Clock`` or raise
+``ClockError`` with a message a director can read.
+
+States (``Clock.state``):
+
+- ``"not_started"``: never started.
+- ``"running"``: started, timed, not paused, time not called and the limit not reached.
+- ``"untimed"``: started without a limit (PRODUCT.md §2: "game time limit ... none (play all
+  rounds)") and not paused: it counts up and never expires by itself.
+- ``"paused"``: paused; remaining and elapsed time are frozen.
+- ``"time_called"``: a director called time, or a timed clock ran out while running (the clock
+  calls time by itself: see ``effective_time_called_at``).
+
+Decisions where PRODUCT.md is silent:
+
+- An untimed clock can be started, paused and resumed like a timed one, and a director may
+  still call time on it (to end play at a venue's closing hour, say); it never expires alone.
+- Time can be called while paused: the pause ends at that moment.
+- Time cannot be called on a clock that has not been started, nor twice (also not after the
+  clock ran out by itself).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Literal
+
+from tournament.game.message import Message
+
+ClockState = Literal["not_started", "running", "paused", "time_called", "untimed"]
+
+ZERO = timedelta(0)
+
+
+class ClockError(ValueError):
+    """A clock button that cannot be pressed now; the message says why."""
+
+
+def _check_aware(moment: datetime, name: str = "now") -> None:
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"{name} must be an aware datetime, got {moment!r}")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One stage's clock, as stored.
+
+    - ``limit``: the game time limit (``None``: untimed).
+    - ``started_at``: when the director started it.
+    - ``paused_at``: when the current pause began (``None`` unless paused).
+    - ``paused_total``: the length of all finished pauses.
+    - ``time_called_at``: when a director called time (``None`` unless called by hand; a clock
+      that ran out by itself keeps ``None`` here, see ``effective_time_called_at``).
+    """
+
+    limit: timedelta | None
+    started_at: datetime | None = None
+    paused_at: datetime | None = None
+    paused_total: timedelta = ZERO
+    time_called_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.limit <= ZERO:
+            raise ValueError(f"A clock's limit must be positive, got {self.limit}")
+        if self.paused_total < ZERO:
+            raise ValueError(f"paused_total cannot be negative, got {self.paused_total}")
+        for name in ("started_at", "paused_at", "time_called_at"):
+            moment = getattr(self, name)
+            if moment is not None:
+                _check_aware(moment, name)
+        if self.started_at is None and (
+            self.paused_at is not None or self.time_called_at is not None or self.paused_total
+        ):
+            raise ValueError(
+                Message("A clock that has not been started cannot be paused or called")
+            )
+        if self.paused_at is not None and self.time_called_at is not None:
+            raise ValueError(Message("A clock cannot be both paused and called"))
+
+    @classmethod
+    def for_minutes(cls, minutes: int | None) -> Clock:
+        """A new, not started clock for ``game_minutes`` of the rule set (``None``: untimed)."""
+        return cls(limit=None if minutes is None else timedelta(minutes=minutes))
+
+    # -- computed values ----------------------------------------------------------------------
+    @property
+    def timed(self) -> bool:
+        return self.limit is not None
+
+    @property
+    def expires_at(self) -> datetime | None:
+        """When a running timed clock runs out: start + limit + finished pauses.
+
+        ``None`` when not started, paused, untimed or time was called by hand. For a clock that
+        already ran out by itself this is the (past) moment it did.
+        """
+        if (
+            self.limit is None
+            or self.started_at is None
+            or self.paused_at is not None
+            or self.time_called_at is not None
+        ):
+            return None
+        return self.started_at + self.limit + self.paused_total
+
+    def _ran_out_at(self, now: datetime) -> datetime | None:
+        """The moment a timed clock ran out by itself, if it has by ``now``."""
+        if self.limit is None or self.started_at is None or self.time_called_at is not None:
+            return None
+        deadline = self.started_at + self.limit + self.paused_total
+        # A paused clock's time stopped at the pause: it ran out only if that came first.
+        stopped = now if self.paused_at is None else min(now, self.paused_at)
+        return deadline if stopped >= deadline else None
+
+    def effective_time_called_at(self, now: datetime) -> datetime | None:
+        """When time was called: by the director, or when the clock ran out by itself.
+
+        Running out happens at start + limit + finished pauses. ``None`` while time has not
+        been called.
+        """
+        _check_aware(now)
+        if self.time_called_at is not None:
+            return self.time_called_at
+        return self._ran_out_at(now)
+
+    def state(self, now: datetime) -> ClockState:
+        """One of "not_started", "running", "paused", "time_called", "untimed"."""
+        _check_aware(now)
+        if self.started_at is None:
+            return "not_started"
+        if self.effective_time_called_at(now) is not None:
+            return "time_called"
+        if self.paused_at is not None:
+            return "paused"
+        return "untimed" if self.limit is None else "running"
+
+    def elapsed(self, now: datetime) -> timedelta:
+        """Play time so far: time since the start less all pauses.
+
+        Frozen while paused and once time is called; never more than the limit, never negative.
+        """
+        _check_aware(now)
+        if self.started_at is None:
+            return ZERO
+        # Play stopped when time was called, else when the current pause began, else runs on.
+        stopped_at = self.effective_time_called_at(now) or self.paused_at or now
+        played = stopped_at - self.started_at - self.paused_total
+        if self.limit is not None:
+            played = min(played, self.limit)
+        return max(played, ZERO)
+
+    def remaining(self, now: datetime) -> timedelta | None:
+        """Time left: the limit less elapsed time (``None`` when untimed).
+
+        Never negative; frozen while paused; zero once time is called.
+        """
+        _check_aware(now)
+        if self.limit is None:
+            return None
+        if self.state(now) == "time_called":
+            return ZERO
+        return max(self.limit - self.elapsed(now), ZERO)
+
+    def in_last_minutes(self, now: datetime, minutes: float = 5) -> bool:
+        """Whether a timed clock, running or paused, has at most ``minutes`` left (big screen)."""
+        remaining = self.remaining(now)
+        if remaining is None or self.state(now) not in ("running", "paused"):
+            return False
+        return remaining <= timedelta(minutes=minutes)
+
+    # -- transitions --------------------------------------------------------------------------
+    def _check_not_before(self, now: datetime) -> None:
+        last = max(
+            (m for m in (self.started_at, self.paused_at, self.time_called_at) if m is not None),
+            default=None,
+        )
+        if last is not None and now < last:
+            raise ClockError(
+                f"The time given ({now.isoformat()}) is before the clock's last change "
+                f"({last.isoformat()})"
+            )
+
+    def _check_can_change(self, now: datetime) -> None:
+        _check_aware(now)
+        if self.started_at is None:
+            raise ClockError(Message("The clock has not been started"))
+        self._check_not_before(now)
+        if self.state(now) == "time_called":
+            raise ClockError(Message("Time has already been called"))
+
+    def start(self, now: datetime) -> Clock:
+        """Start the clock; it can only be started once."""
+        _check_aware(now)
+        if self.started_at is not None:
+            raise ClockError(Message("The clock has already been started"))
+        return replace(self, started_at=now)
+
+    def pause(self, now: datetime) -> Clock:
+        """Pause a running clock (timed or untimed)."""
+        self._check_can_change(now)
+        if self.paused_at is not None:
+            raise ClockError(Message("The clock is already paused"))
+        return replace(self, paused_at=now)
+
+    def resume(self, now: datetime) -> Clock:
+        """Resume a paused clock; the pause is added to ``paused_total``."""
+        self._check_can_change(now)
+        if self.paused_at is None:
+            raise ClockError(Message("The clock is not paused"))
+        return replace(
+            self, paused_at=None, paused_total=self.paused_total + (now - self.paused_at)
+        )
+
+    def call_time(self, now: datetime) -> Clock:
+        """Call time, running or paused (a pause ends then); also allowed on an untimed clock.
+
+        PRODUCT.md §5: "When time is called, the round in progress is finished and counts
+        (default) or is void (setting). No later round can be entered."
+        """
+        self._check_can_change(now)
+        paused_total = self.paused_total
+        if self.paused_at is not None:
+            paused_total += now - self.paused_at
+        return replace(self, paused_at=None, paused_total=paused_total, time_called_at=now)
+
+    def undo_call_time(self, now: datetime) -> Clock:
+        """Take back a director's call of time (pressed by mistake): the clock runs again with
+        the time that was left when time was called. Play stopped at the call, so the minutes
+        from the call to now count as a pause.
+
+        A clock that ran out by itself has no call to take back: add minutes instead.
+        """
+        _check_aware(now)
+        if self.time_called_at is None:
+            raise ClockError(Message("Time was not called by a director: there is no call to undo"))
+        self._check_not_before(now)
+        return replace(
+            self,
+            time_called_at=None,
+            paused_total=self.paused_total + (now - self.time_called_at),
+        )
+
+    def add_minutes(self, minutes: int) -> Clock:
+        """Lengthen the game by ``minutes`` (a break the clock was not paused for, say): a clock
+        that ran out by itself runs again if the new limit is still ahead."""
+        if self.limit is None:
+            raise ClockError(Message("An untimed game has no time limit to lengthen"))
+        if self.time_called_at is not None:
+            raise ClockError(Message("Time was called by a director: undo the call first"))
+        if not 1 <= minutes <= 600:
+            raise ClockError(Message("Add between 1 and 600 minutes"))
+        return replace(self, limit=self.limit + timedelta(minutes=minutes))

@@ -1,0 +1,132 @@
+"""Writes about events, one function per director action, each in a transaction: create (with
+a free slug), edit, archive, delete, and a scorekeeper given tables."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy
+
+from tournament.history import claim, log_action, setting_changes, settle
+from tournament.models import Event, Stage, StageKind
+
+# Named in the language of the director who creates the event (a stage's name is stored).
+# (name in the creating director's language, the parts it is made of: tournament/stage_names.py)
+DEFAULT_STAGES = [
+    (gettext_lazy("Game 1"), StageKind.QUALIFYING, {"kind": "game", "n": 1}),
+    (gettext_lazy("Final"), StageKind.FINAL, {"kind": "final"}),
+]
+
+
+# How many times a new event tries the next free short name when another director's event
+# took the one it picked in the meantime (two events of the same name created at once).
+SLUG_ATTEMPTS = 10
+
+
+def unique_slug(name: str, date) -> str:
+    words = slugify(name)
+    if str(date.year) not in words.split("-"):  # "Spring Open 2026" says its year already
+        words = slugify(f"{name} {date.year}")
+    base = words[:70] or "event"
+    slug, n = base, 2
+    while Event.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _insert_with_free_slug(event: Event) -> None:
+    """Insert a new event under the next free short name. The name is checked, then inserted:
+    an event of the same name created at the same moment may take it in between, so the insert
+    runs in a savepoint and, refused by the unique constraint, picks the next free name."""
+    for attempt in range(1, SLUG_ATTEMPTS + 1):
+        event.slug = unique_slug(event.name, event.date)
+        try:
+            with transaction.atomic():
+                event.save(force_insert=True)
+            return
+        except IntegrityError:
+            event.pk = None
+            if attempt == SLUG_ATTEMPTS:
+                raise
+
+
+@transaction.atomic
+def create_event(event: Event, director, key: str | None = None) -> Event:
+    """Save a new event with its default stages (Game 1, then Final); its creator directs it.
+
+    ``key``: the form's key; a repeat of it answers with the event the first post created.
+    """
+    earlier = claim(key, director)
+    if earlier is not None:
+        return Event.objects.get(pk=earlier.outcome["event"])
+    if event.slug:
+        event.save()
+    else:
+        _insert_with_free_slug(event)
+    if director is not None:
+        event.directors.add(director)
+    for number, (name, kind, parts) in enumerate(DEFAULT_STAGES, start=1):
+        Stage.objects.create(event=event, number=number, name=str(name), kind=kind, auto_name=parts)
+    log_action(event, "event.created", director)
+    settle(key, event=event.pk)
+    return event
+
+
+@transaction.atomic
+def update_event(event: Event, user) -> Event:
+    """Save a director's changes to the event's details or rules (already validated)."""
+    before = event.locked()
+    event.version = before.version  # never write back a version read before
+    event.save()
+    log_action(event, "event.edited", user, fields=setting_changes(before, event))
+    return event
+
+
+@transaction.atomic
+def set_archived(event: Event, archived: bool, user) -> None:
+    """Archive an event (left off the home page's list, public by its address) or list it
+    again."""
+    event = event.locked()
+    if event.archived != archived:
+        event.archived = archived
+        event.save(update_fields=["archived"])
+        log_action(event, "event.archived" if archived else "event.unarchived", user)
+
+
+@transaction.atomic
+def delete_event(event: Event, user, key: str | None = None) -> str:
+    """Delete an event and everything in it; returns its name. A repeat of the form deletes
+    nothing more."""
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("name", "")
+    event = event.locked()
+    name = event.name
+    event.delete()
+    settle(key, name=name)
+    return name
+
+
+@transaction.atomic
+def assign_scorekeeper(event: Event, username: str, tables, by=None) -> tuple[object, str | None]:
+    """Give ``tables`` to the scorekeeper ``username``; a new one gets a login.
+
+    Returns the user and, for a new login, its password (shown once to the director).
+    """
+    import secrets
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    user, created = get_user_model().objects.get_or_create(username=username)
+    password = None
+    if created:
+        password = secrets.token_urlsafe(9)
+        user.set_password(password)
+        user.save()
+        group, _ = Group.objects.get_or_create(name="Scorekeepers")
+        user.groups.add(group)
+    for table in tables:
+        table.scorekeepers.add(user)
+    log_action(event, "scorekeeper.assigned", by, username=username, count=len(tables))
+    return user, password

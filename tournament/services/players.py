@@ -1,0 +1,172 @@
+"""Writes about players, one function per director action, each in a transaction: add, edit,
+delete, check in, and the desk's undo (issue 22): un-check-in a player checked in by mistake,
+before the player is seated, with a reason kept in the event's history. Registration lists are
+tournament/services/registration.py's."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.history import claim, log_action, settle
+from tournament.models import Event, Player
+
+
+@transaction.atomic
+def add_player(player: Player, user, key: str | None = None) -> Player:
+    """Register one player (already validated); a repeat of the form adds nobody."""
+    earlier = claim(key, user)
+    if earlier is not None:
+        return Player.objects.get(pk=earlier.outcome["player"])
+    player.event.locked()
+    if player.ref and player.event.players.filter(ref=player.ref).exists():
+        # Checked again under the event's lock: the same id typed at two desks at once.
+        raise ValidationError(
+            {"ref": _("Another player of this event has id %(ref)s.") % {"ref": player.ref}}
+        )
+    player.save()
+    log_action(player.event, "players.added", user, count=1)
+    settle(key, player=player.pk)
+    return player
+
+
+EDITABLE = {"name": "name", "ref": "id", "club": "club", "division": "division"}
+
+
+@transaction.atomic
+def edit_player(player: Player, values: dict, user, key: str | None = None) -> list[str]:
+    """Change a player's name, id, club or division (already validated), at any time: every
+    page reads the player's row, so the change shows everywhere. The history keeps the old
+    and the new values. Returns what changed ("name: Ann → Anne"); a repeat of the form's key
+    changes nothing more.
+    """
+    event = player.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("changes", [])
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    ref = values.get("ref", player.ref)
+    if ref and event.players.filter(ref=ref).exclude(pk=player.pk).exists():
+        raise ValidationError(
+            {"ref": _("Another player of this event has id %(ref)s.") % {"ref": ref}}
+        )
+    changes = []
+    for attr, label in EDITABLE.items():
+        if attr in values and values[attr] != getattr(player, attr):
+            changes.append(f"{label}: {getattr(player, attr) or '–'} → {values[attr] or '–'}")
+            setattr(player, attr, values[attr])
+    if changes:
+        old_name = Player.objects.filter(pk=player.pk).values_list("name", flat=True).get()
+        player.save()
+        renamed = {"renamed_from": old_name} if old_name != player.name else {}
+        log_action(
+            event,
+            "player.edited",
+            user,
+            player=old_name,
+            player_pk=player.pk,
+            changes="; ".join(changes),
+            **renamed,
+        )
+    settle(key, changes=changes)
+    return changes
+
+
+def has_played(player: Player) -> bool:
+    """Whether the player was ever seated: a seat in a stage, a score or an infraction (the
+    scoring app's rows hang off the player). Such a player can withdraw, not be deleted."""
+    return (
+        player.seats.exists()
+        or player.scores.exists()  # a seat removed since (withdrawn) leaves its rounds
+        or player.infractions.exists()
+    )
+
+
+def deleted_player_name(event: Event, pk: int) -> str | None:
+    """The name of the event's player ``pk`` when deleted (as the history has it), or None."""
+    gone = event.actions.filter(verb="player.deleted", data__player_pk=pk).first()
+    return None if gone is None else gone.data.get("player", "")
+
+
+@transaction.atomic
+def delete_player(event: Event, pk: int, user, key: str | None = None) -> tuple[str, bool]:
+    """Delete a player registered by mistake (a repeated row, a wrong name), who has never
+    been seated; the history keeps who it was. Returns the player's name, and False when the
+    player was deleted already (a double post, a second device): nothing more happens.
+    Refused (``ValidationError``) for a player who was seated; ``Player.DoesNotExist`` for no
+    player of the event, now or before."""
+    event = event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        return earlier.outcome.get("name", ""), False
+    player = event.players.select_for_update().filter(pk=pk).first()
+    if player is None:
+        name = deleted_player_name(event, pk)
+        if name is None:
+            raise Player.DoesNotExist
+        return name, False
+    if has_played(player):
+        raise ValidationError(_("%(name)s has played: withdraw instead.") % {"name": player.name})
+    log_action(
+        event,
+        "player.deleted",
+        user,
+        player=player.name,
+        player_pk=player.pk,
+        ref=player.ref or "–",
+        club=player.club or "–",
+    )
+    player.delete()
+    settle(key, name=player.name)
+    return player.name, True
+
+
+@transaction.atomic
+def check_in(event: Event, player_ids, checked_in: bool, user) -> int:
+    """Check players in (or out); returns how many of the event's players were changed.
+
+    Setting a state is the same twice over, so a repeated post changes nothing more.
+    """
+    event = event.locked()
+    changing = event.players.filter(pk__in=player_ids).exclude(checked_in=checked_in)
+    names = list(changing.alphabetical().values_list("name", flat=True))
+    count = changing.update(checked_in=checked_in)
+    if count:
+        verb = "players.checked_in" if checked_in else "players.checked_out"
+        log_action(event, verb, user, count=count, players=names)  # the history names them
+    return count
+
+
+class UncheckRefused(Exception):
+    """The player stays checked in; the message says why."""
+
+
+def seated_in(player: Player) -> list[str]:
+    """The stages the player is seated in, by name."""
+    return list(player.seats.order_by("stage__number").values_list("stage__name", flat=True))
+
+
+@transaction.atomic
+def uncheck_in(player: Player, user, reason: str, key: str | None = None) -> bool:
+    """Take back a player's check-in while the player is seated nowhere; returns whether the
+    player was checked in and is now out."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise UncheckRefused(_("Give the reason."))
+    event = player.event.locked()
+    if claim(key, user) is not None:
+        return False
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.checked_in:
+        return False
+    stages = seated_in(player)
+    if stages:
+        raise UncheckRefused(
+            _("%(p)s is seated in %(s)s: the check-in stays.")
+            % {"p": player.name, "s": ", ".join(stages)}
+        )
+    player.checked_in = False
+    player.save(update_fields=["checked_in"])
+    log_action(event, "player.unchecked_in", user, reason=reason, player=player.name)
+    return True

@@ -1,0 +1,267 @@
+"""The players of an event (directors): the list, the registration desk and its check-in, one
+player's page (edit, withdraw, reinstate, a late arrival) and deleting a player."""
+
+import re
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.generic import FormView, TemplateView
+from django.views.generic.edit import FormMixin
+
+from tournament.forms import (
+    CsvImportForm,
+    DeletePlayerForm,
+    LateArrivalForm,
+    PlayerEditForm,
+    PlayerForm,
+    WithdrawForm,
+)
+from tournament.game.seating import SeatingError
+from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
+from tournament.models import (
+    Event,
+    Player,
+    StageKind,
+)
+from tournament.services.players import (
+    add_player,
+    check_in,
+    delete_player,
+    deleted_player_name,
+    edit_player,
+    has_played,
+)
+
+
+class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
+    """Register players by hand, check them in and out."""
+
+    template_name = "tournament/players.html"
+    form_class = PlayerForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "event": self.event}
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        ctx["players"] = self.event.players.all()
+        ctx["counts"] = self.event.players.counts()
+        ctx["csv_form"] = CsvImportForm()
+        return ctx
+
+    def post(self, request, *args, **kwargs):
+        form = self.get_form()
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(form=form))
+        form.instance.event = self.event
+        try:
+            player = add_player(
+                form.save(commit=False), request.user, key=form.cleaned_data["once"]
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+            return self.render_to_response(self.get_context_data(form=form))
+        messages.success(request, _("%(name)s added.") % {"name": player.name})
+        return redirect("players", self.event.slug)
+
+
+class CheckInView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """Check players in or out: one tap per player on the desk page, or several at once.
+
+    Setting a state twice is setting it once: a double tap, or the same player tapped at two
+    desks, checks in once (``check_in`` locks the event and changes only what differs).
+    """
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        state = request.POST.get("checked_in")
+        back = request.POST.get("back")
+        if state not in ("0", "1"):  # checking out is asked for, never what a post falls to
+            messages.error(request, _("Nothing changed: tap Check in or Undo check-in."))
+            return redirect("desk" if back == "desk" else "players", self.event.slug)
+        checked_in = state == "1"
+        ids = request.POST.getlist("player") or [kwargs.get("pk")]
+        ids = [int(i) for i in ids if re.fullmatch(r"[0-9]{1,12}", str(i))]
+        count = check_in(self.event, ids, checked_in, request.user)
+        if "application/json" in request.headers.get("Accept", ""):
+            return JsonResponse({"changed": count, "state": checked_in, **desk_counts(self.event)})
+        messages.success(request, check_in_message(self.event, ids, checked_in, count))
+        if back == "desk":
+            q = request.POST.get("q", "")[:100]
+            url = reverse("desk", args=[self.event.slug])
+            return redirect(f"{url}?q={q}" if q else url)
+        return redirect(reverse("players", args=[self.event.slug]) + "#players")
+
+
+def check_in_message(event: Event, ids: list[int], checked_in: bool, count: int) -> str:
+    """What a check-in post says: the player's name for one tap at the desk, and a repeated
+    tap says that nothing more happened."""
+    name = event.players.filter(pk=ids[0]).values_list("name", flat=True).first() if ids else None
+    if len(ids) != 1 or name is None:
+        return (_("%(n)s checked in.") if checked_in else _("%(n)s checked out.")) % {"n": count}
+    if checked_in:
+        done = _("%(name)s checked in.") if count else _("%(name)s was already checked in.")
+    else:
+        done = _("%(name)s checked out.") if count else _("%(name)s was not checked in.")
+    return done % {"name": name}
+
+
+def desk_counts(event: Event) -> dict:
+    """Checked in, registered (not withdrawn), withdrew, seated in the first stage."""
+    first = event.stages.order_by("number").values_list("pk", flat=True).first()
+    return event.players.counts(seated_in=first)
+
+
+class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """The check-in desk: search as you type, one tap per player, the counts; made for a
+    phone. Every player is on the page (the script filters them as one types); without the
+    script, the search goes to the server."""
+
+    template_name = "tournament/desk.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        q = self.request.GET.get("q", "").strip()[:100]
+        players = self.event.players.matching(q).alphabetical()
+        ctx.update(q=q, players=players, counts=desk_counts(self.event))
+        ctx["desk_texts"] = {
+            "in": _("In ✓"),
+            "out": _("Check in"),
+            "failed": _("Not saved: check the connection and tap again."),
+            "checked_in": _("%(name)s checked in."),
+            "checked_out": _("%(name)s checked out."),
+        }
+        return ctx
+
+
+class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
+    """One player for the desk: fix the name, id, club and division; withdraw (or take it
+    back); seat a late arrival."""
+
+    template_name = "tournament/player_edit.html"
+
+    @property
+    def player(self) -> Player:
+        if not hasattr(self, "_player"):
+            self._player = get_object_or_404(Player, event=self.event, pk=self.kwargs["pk"])
+        return self._player
+
+    def late_stage(self):
+        """The seated, open qualifying stage a player not seated in it may join."""
+        return (
+            self.event.stages.open()
+            .filter(kind=StageKind.QUALIFYING, tables__isnull=False)
+            .exclude(seats__player=self.player)
+            .distinct()
+            .order_by("number")
+            .first()
+        )
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        player = self.player
+        ctx["player"] = player
+        ctx.setdefault("form", PlayerEditForm(instance=player))
+        ctx.setdefault("withdraw_form", WithdrawForm())
+        stage = None if player.withdrawn else self.late_stage()
+        if stage is not None:
+            ctx["late_stage"] = stage
+            ctx.setdefault("late_form", LateArrivalForm(stage=stage))
+        ctx["seats"] = player.seats.select_related("stage", "table").order_by("stage__number")
+        ctx["played"] = has_played(player)
+        return ctx
+
+    def post(self, request, *args, **kwargs):
+        from tournament.services.seating import reinstate_player, seat_late_arrival, withdraw_player
+
+        player = self.player
+        if "withdraw" in request.POST:
+            form = WithdrawForm(request.POST)
+            if not form.is_valid():
+                return self.render_to_response(self.get_context_data(withdraw_form=form))
+            done = withdraw_player(
+                player, request.user, form.cleaned_data["reason"], form.cleaned_data["once"]
+            )
+            messages.success(request, done)
+        elif "reinstate" in request.POST:
+            reinstate_player(player, request.user)
+            messages.success(request, _("%(p)s plays again.") % {"p": player.name})
+        elif "late" in request.POST:
+            stage = self.late_stage()
+            if stage is None:
+                messages.error(request, _("No seated stage for this player to join."))
+                return redirect("player_edit", self.event.slug, player.pk)
+            form = LateArrivalForm(request.POST, stage=stage)
+            if not form.is_valid():
+                return self.render_to_response(self.get_context_data(late_form=form))
+            try:
+                seat = seat_late_arrival(
+                    stage, player, form.cleaned_data["table"], request.user, posted_key(request)
+                )
+            except SeatingError as error:
+                form.add_error(None, str(error))
+                return self.render_to_response(self.get_context_data(late_form=form))
+            messages.success(
+                request,
+                _("%(p)s joins table %(t)s.") % {"p": player.name, "t": seat.table.number},
+            )
+        else:
+            form = PlayerEditForm(request.POST, instance=player)
+            if not form.is_valid():
+                return self.render_to_response(self.get_context_data(form=form))
+            values = {f: form.cleaned_data[f] for f in ("name", "ref", "club", "division")}
+            try:
+                changes = edit_player(player, values, request.user, form.cleaned_data["once"])
+            except ValidationError as error:
+                form.add_error(None, error)
+                return self.render_to_response(self.get_context_data(form=form))
+            if changes:
+                messages.success(request, _("Saved: %(c)s.") % {"c": "; ".join(changes)})
+            else:
+                messages.info(request, _("Nothing changed."))
+        return redirect("player_edit", self.event.slug, player.pk)
+
+
+class PlayerDeleteView(DirectorRequiredMixin, EventMixin, FormView):
+    """Delete a player registered by mistake (a repeated row, a wrong name) who has never
+    been seated: a confirmation page, then the deletion. A repeat of the post, or a second
+    device, is told the player is deleted already; a player who has played is refused."""
+
+    template_name = "tournament/player_delete.html"
+    form_class = DeletePlayerForm
+
+    def get(self, request, *args, **kwargs):
+        player = self.event.players.filter(pk=kwargs["pk"]).first()
+        if player is None:
+            return self.already_deleted()
+        return self.render_to_response(
+            self.get_context_data(player=player, played=has_played(player))
+        )
+
+    def already_deleted(self, name: str | None = None):
+        name = name if name is not None else deleted_player_name(self.event, self.kwargs["pk"])
+        if name is None:
+            raise Http404
+        messages.info(self.request, _("%(name)s is already deleted.") % {"name": name})
+        return redirect("players", self.event.slug)
+
+    def form_valid(self, form):
+        pk = self.kwargs["pk"]
+        try:
+            name, deleted = delete_player(
+                self.event, pk, self.request.user, form.cleaned_data["once"]
+            )
+        except Player.DoesNotExist:
+            raise Http404 from None
+        except ValidationError as error:
+            messages.error(self.request, " ".join(error.messages))
+            return redirect("player_edit", self.event.slug, pk)
+        if not deleted:
+            return self.already_deleted(name)
+        messages.success(self.request, _("%(name)s is deleted.") % {"name": name})
+        return redirect("players", self.event.slug)
