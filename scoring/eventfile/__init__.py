@@ -55,8 +55,6 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext
 
-from scoring.advancement import ADVANCING_KINDS, compute_results, division_of
-from scoring.infractions import engine_error
 from scoring.models import (
     Infraction,
     InfractionAction,
@@ -65,8 +63,11 @@ from scoring.models import (
     Score,
     ScoreChange,
 )
+from scoring.results import ADVANCING_KINDS, compute_results, division_of
+from scoring.services.infractions import engine_error
 from scoring.sheets import SheetRound, TableSheet, event_sheets, store_totals
-from tournament.clock import Clock
+from tournament.game.clock import Clock
+from tournament.game.rules import SETS, RuleSet, round_errors, running_totals
 from tournament.models import (
     Action,
     AdvancementTie,
@@ -85,13 +86,7 @@ from tournament.models import (
     StageKind,
     Table,
 )
-from tournament.rules import (
-    SETS,
-    RuleSet,
-    round_errors,
-    running_totals,
-)
-from tournament.services import unique_slug
+from tournament.services.events import unique_slug
 from tournament.stage_names import recognise
 from tournament.text import bad_character, translated
 
@@ -662,7 +657,7 @@ class _Reader:
 
     def error(self, where: str, message: str) -> None:
         """Record ``message`` at ``where``, in the reader's language: a message of the rules
-        (``tournament.message.Message``, or an error carrying one) is translated here."""
+        (``tournament.game.message.Message``, or an error carrying one) is translated here."""
         message = translated(message).removesuffix(".")
         self.errors.append((_printable(where or _whole_file()), _printable(message)))
         if len(self.errors) >= MAX_ERRORS:
@@ -1332,7 +1327,7 @@ class _Validator(_Reader):
                 plan.clock_events.append(_ClockEvent(action, moment, minutes, reason or ""))
 
     def clock(self, clock: dict[str, Any], where: str | None = None) -> Clock | None:
-        """The stage's clock as ``tournament.clock`` reads it; an impossible one is an error
+        """The stage's clock as ``tournament.game.clock`` reads it; an impossible one is an error
         at ``where``."""
         minutes = self.rules.game_minutes if self.rules else None
         added = clock.get("added_minutes")
