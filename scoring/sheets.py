@@ -10,12 +10,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import ClassVar
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef
 
 from scoring.models import Infraction, Round, Score, ScoreChange
-from tournament.game import penalties
 from tournament.game.awards import PLAYOFF_PENDING, MedalResult, medal_places
+from tournament.game.infractions import counted
 from tournament.game.rules import RuleSet, places, running_totals
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.text import name_sort_key
@@ -207,7 +206,7 @@ class TableSheet:
         for infraction in self.infractions:
             mine.setdefault(infraction.player_id, []).append(infraction)
         return [
-            (p, penalties.counted(i.action for i in mine[p.pk]), mine[p.pk]) for p in self.players
+            (p, counted(i.action for i in mine[p.pk]), mine[p.pk]) for p in self.players
         ]
 
     @property
@@ -266,9 +265,10 @@ class SeatedPlayer:
 @dataclass
 class TableSummary(TableSheet):
     """A table's sheet without its rounds: each player's total and the rounds counted, as
-    store_totals keeps them, what the standings, the bracket and the results show (a page of
-    1,000 players reads 1,000 totals, not 13,000 pip counts). ``rounds`` is None: what needs
-    the rounds (the grid, corrections, exports, playoffs, late arrivals) has a TableSheet."""
+    scoring.services.rounds.store_totals keeps them, what the standings, the bracket and the
+    results show (a page of 1,000 players reads 1,000 totals, not 13,000 pip counts).
+    ``rounds`` is None: what needs the rounds (the grid, corrections, exports, playoffs, late
+    arrivals) has a TableSheet."""
 
     summed: dict[int, int] = field(default_factory=dict)  # player id -> total, once played
     rounds_played: int = 0
@@ -432,38 +432,13 @@ def load_sheets(rules, stages: dict[int, Stage], **filters) -> list[TableSheet]:
     ]
 
 
-def store_totals(tables: QuerySet[Table]) -> None:
-    """Keep what the summaries read, for ``tables``: each seat's sum of the pips entered for
-    its player (``Seat.pips_entered``) and each table's rounds entered and awaiting
-    confirmation (``Table.rounds_played``, ``rounds_awaiting``), worked out again from the
-    rounds as they stand. Called in the transaction of every write of a round or a score (the
-    event locked: one write at a time), so a stored total is never older than its sheet, and a
-    page of 1,000 players reads 1,000 totals, not a sum over 13,000 pip counts. The tests
-    check after each of them that every stored total is right (tests/conftest.py)."""
-    summed = (
-        Score.objects.filter(round__table_id=OuterRef("table_id"), player_id=OuterRef("player_id"))
-        .order_by()
-        .values("player_id")
-        .annotate(total=Sum("pips"))
-        .values("total")
-    )
-    Seat.objects.filter(table__in=tables).update(pips_entered=Coalesce(Subquery(summed), 0))
-    rounds = Round.objects.filter(table_id=OuterRef("pk")).order_by().values("table_id")
-    counted = rounds.annotate(n=Count("pk")).values("n")
-    waiting = rounds.filter(awaiting_confirmation=True).annotate(n=Count("pk")).values("n")
-    tables.update(
-        rounds_played=Coalesce(Subquery(counted), 0),
-        rounds_awaiting=Coalesce(Subquery(waiting), 0),
-    )
-
-
 def load_summaries(rules, stages: dict[int, Stage]) -> list[TableSheet]:
     """What the standings, bracket and results need of every table of ``stages``, in three
     queries whatever their number (five when a playoff or a late arrival's table is there):
-    a TableSummary per table, its totals and rounds as store_totals keeps them, or a
-    TableSheet where the totals are not the sums of the pips entered (a late arrival's missed
-    rounds) or the rounds are read (a playoff's). Corrections are not loaded (these pages do
-    not mark them); the players are SeatedPlayer."""
+    a TableSummary per table, its totals and rounds as scoring.services.rounds.store_totals
+    keeps them, or a TableSheet where the totals are not the sums of the pips entered (a late
+    arrival's missed rounds) or the rounds are read (a playoff's). Corrections are not loaded
+    (these pages do not mark them); the players are SeatedPlayer."""
     tables = list(Table.objects.filter(stage_id__in=stages).order_by("stage__number", "number"))
     seated: dict[int, list[SeatedPlayer]] = {t.pk: [] for t in tables}
     marks: dict[int, list[tuple[int, int | None, int | None]]] = {t.pk: [] for t in tables}

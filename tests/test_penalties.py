@@ -1,4 +1,4 @@
-"""The infraction penalty rule (tournament/game/penalties.py): PRODUCT.md §2 and §8."""
+"""The infraction penalty rule (tournament/game/infractions.py): PRODUCT.md §2 and §8."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournament.game.penalties import (
+from tournament.game.infractions import (
     ACTION_LABELS,
     ACTIONS,
     DEFAULT_RULE,

@@ -1,6 +1,6 @@
 """Every write of an infraction goes through here, one function per user action (PRODUCT.md §8).
 
-The penalty rule itself is tournament/game/penalties.py's; this module loads the player's earlier
+The penalty rule itself is tournament/game/infractions.py's; this module loads the player's earlier
 infractions in the game (that table of that stage), asks it, and saves the outcome.
 """
 
@@ -12,8 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.models import Infraction, InfractionAction, InfractionKind
+from scoring.services.rounds import lock_table
 from scoring.sheets import TableSheet, table_sheet
-from tournament.game import penalties
+from tournament.game.infractions import PER_GAME, action_for
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Table
 from tournament.refusals import Refused
@@ -24,13 +25,6 @@ REASON_MAX = Infraction._meta.get_field("change_reason").max_length
 
 class InfractionRejected(ValidationError):
     """Nothing was saved; ``message_dict`` says which field is wrong and why."""
-
-
-def _locked(table: Table) -> Table:
-    """Lock the event, then the table row: two desks logging for one player get consecutive
-    actions (one write at a time per event, always in that order)."""
-    table.stage.event.locked()
-    return Table.objects.select_for_update().select_related("stage__event").get(pk=table.pk)
 
 
 def engines_reached(sheet: TableSheet) -> list[int]:
@@ -70,7 +64,7 @@ def log_infraction(
     not count). Scorekeepers of the table and directors may
     log; once the stage is closed, directors only.
     """
-    table = _locked(table)
+    table = lock_table(table)  # two desks logging for one player: consecutive actions
     event = table.stage.event
     repeat = claim(key, user)
     if repeat is not None:  # the same form sent twice (a double tap): logged once
@@ -93,10 +87,10 @@ def log_infraction(
     if errors:
         raise InfractionRejected(errors)
     earlier = Infraction.objects.filter(player=player)
-    if event.infraction_scope == penalties.PER_GAME:
+    if event.infraction_scope == PER_GAME:
         earlier = earlier.filter(table=table)
     earlier = earlier.order_by("logged_at", "pk").values_list("action", flat=True)
-    action = penalties.action_for(event.infraction_penalty, list(earlier))
+    action = action_for(event.infraction_penalty, list(earlier))
     infraction = Infraction.objects.create(
         table=table,
         player=player,
@@ -121,7 +115,7 @@ def change_infraction(infraction: Infraction, action: str, reason: str, user) ->
     The action it was logged with stays in ``original_action``; who changed it, when and why
     are kept with the row.
     """
-    table = _locked(infraction.table)
+    table = lock_table(infraction.table)
     if not table.stage.event.is_director(user):
         raise Refused(_("Only the event's directors can change an infraction."))
     infraction = Infraction.objects.select_for_update().get(pk=infraction.pk)

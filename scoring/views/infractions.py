@@ -20,16 +20,23 @@ from scoring.models import Infraction
 from scoring.services.infractions import InfractionRejected, change_infraction, log_infraction
 from scoring.sheets import TableSheet, table_sheet
 from tournament.caching import VersionedPageMixin
-from tournament.game import penalties
+from tournament.game.infractions import (
+    ACTION_LABELS,
+    PENALTY_DRAW,
+    SKIP_TURN,
+    VOID,
+    WARNING,
+    counted,
+)
 from tournament.mixins import DirectorRequiredMixin, EventMixin, TableMixin
 from tournament.models import Player, Table
 from tournament.refusals import Refused
 
 ALERT_CLASSES = {
-    penalties.WARNING: "alert-warning",
-    penalties.PENALTY_DRAW: "alert-danger",
-    penalties.SKIP_TURN: "alert-danger",
-    penalties.VOID: "alert-secondary",
+    WARNING: "alert-warning",
+    PENALTY_DRAW: "alert-danger",
+    SKIP_TURN: "alert-danger",
+    VOID: "alert-secondary",
 }
 
 
@@ -59,9 +66,9 @@ def logged_alert(sheet: TableSheet, infraction: Infraction) -> dict:
     return {
         "infraction": infraction,
         "player": players.get(infraction.player_id),
-        "label": penalties.ACTION_LABELS[infraction.action],
+        "label": ACTION_LABELS[infraction.action],
         "alert_class": ALERT_CLASSES[infraction.action],
-        "count": penalties.counted(i.action for i in upto),
+        "count": counted(i.action for i in upto),
     }
 
 
@@ -180,7 +187,7 @@ class InfractionLogView(DirectorRequiredMixin, EventMixin, TemplateView):
         return ctx
 
 
-class PlayerView(VersionedPageMixin, EventMixin, TemplateView):
+class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
     """A player's page (public): their seats, how each game stands, their infractions."""
 
     template_name = "scoring/player.html"
