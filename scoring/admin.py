@@ -1,10 +1,8 @@
 from django.contrib import admin
-from django.db import transaction
 
 from scoring.models import Infraction, Round, Score, ScoreChange
-from scoring.sheets import store_totals
+from scoring.services.rounds import delete_in_admin
 from tournament.admin import ChangesEventAdmin
-from tournament.models import Event, Table
 
 
 class ReadOnlyAdmin(ChangesEventAdmin):
@@ -20,8 +18,8 @@ class ReadOnlyAdmin(ChangesEventAdmin):
 
 class KeepsTotalsAdmin(ReadOnlyAdmin):
     """A round or a score deleted in the admin: its table's stored totals are worked out again
-    in the same transaction (scoring.sheets.store_totals), the event then the table locked
-    first, in the order a round's save locks them. ``table_of`` gives a row's table id."""
+    in the same transaction (scoring.services.rounds.delete_in_admin). ``table_of`` gives a
+    row's table id."""
 
     table_of = None  # a static method of the row, set per model
 
@@ -29,14 +27,7 @@ class KeepsTotalsAdmin(ReadOnlyAdmin):
         self.delete_queryset(request, type(obj).objects.filter(pk=obj.pk))
 
     def delete_queryset(self, request, queryset):
-        with transaction.atomic():
-            rows = list(queryset)
-            events = Event.objects.filter(pk__in={self.event_of(obj) for obj in rows})
-            list(events.select_for_update().order_by("pk"))
-            tables = Table.objects.filter(pk__in={self.table_of(obj) for obj in rows})
-            list(tables.select_for_update().order_by("pk"))
-            super().delete_queryset(request, queryset)
-            store_totals(tables)
+        delete_in_admin(queryset, self.event_of, self.table_of)
 
 
 class ScoreInline(admin.TabularInline):

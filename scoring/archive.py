@@ -11,15 +11,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Count, Q, Sum
-from django.utils.translation import gettext as _
 
 from scoring.models import PersonLink
 from scoring.results import load_results
 from scoring.sheets import TableSheet, event_sheets
 from tournament.game.awards import MEDALS
-from tournament.history import log_action
 from tournament.models import Event, Player, StageKind
 
 PAST_EVENTS = 10  # the home page lists this many past events with their medalists
@@ -149,33 +146,3 @@ def link_candidates(player: Player, limit: int = 20) -> list[Player]:
     same_name = Player.objects.filter(name__iexact=player.name).exclude(event_id=player.event_id)
     same_name = same_name.exclude(pk__in=[p.pk for p in same_person(player)])
     return list(same_name.select_related("event").order_by("-event__date", "pk")[:limit])
-
-
-def link_same_person(player: Player, other: Player, user) -> bool:
-    """Say ``player`` and ``other`` (another event's) are the same person; False when they were
-    already linked (a repeated post links once)."""
-    if other.event_id == player.event_id:
-        raise ValueError(_("Two players of one event are two people."))
-    first, second = sorted((player, other), key=lambda p: p.pk)
-    with transaction.atomic():
-        Event.objects.select_for_update().get(pk=player.event_id)
-        _link, created = PersonLink.objects.get_or_create(
-            first=first, second=second, defaults={"made_by": user}
-        )
-        if created:
-            log_action(
-                player.event, "player.linked", user, player=player.name, other=str(other.event)
-            )
-    return created
-
-
-def unlink_same_person(player: Player, other: Player, user) -> bool:
-    first, second = sorted((player, other), key=lambda p: p.pk)
-    with transaction.atomic():
-        Event.objects.select_for_update().get(pk=player.event_id)
-        removed, _ = PersonLink.objects.filter(first=first, second=second).delete()
-        if removed:
-            log_action(
-                player.event, "player.unlinked", user, player=player.name, other=str(other.event)
-            )
-    return bool(removed)

@@ -293,7 +293,7 @@ class InfractionReport(models.Model):
 class Backup(models.Model):
     """Where and when an event's file was last backed up, and the last failure (if any, and
     newer than the last success): shown on the director's event page. Written by
-    scoring/backups.py only, never in a save's transaction."""
+    scoring/services/backups.py only, never in a save's transaction."""
 
     event = models.OneToOneField(
         "tournament.Event",
@@ -308,7 +308,7 @@ class Backup(models.Model):
     path = models.CharField(_("last file"), max_length=1000, blank=True)
     version = models.PositiveBigIntegerField(_("event version in the last file"), default=0)
     # Where the disk holding the last file's folder was mounted (a USB stick's mount point):
-    # a later backup into the same folder on another disk is refused (scoring/backups.py).
+    # a later backup into the same folder on another disk is refused (scoring/services/backups.py).
     mount = models.CharField(_("disk of the last file"), max_length=1000, blank=True)
     failed_at = models.DateTimeField(_("last failed at"), null=True, blank=True)
     failure = models.CharField(_("why it failed"), max_length=500, blank=True)
@@ -393,7 +393,7 @@ class ImportJobQuerySet(models.QuerySet):
 
 class ImportJob(models.Model):
     """An event file too large to import within a request (issue 11), imported by a background
-    task (scoring/import_jobs.py) while its page shows how far it got. The file is kept until
+    task (scoring/services/imports.py) while its page shows how far it got. The file is kept until
     the task is done with it; the outcome (the event, or the file's errors) stays."""
 
     STEPS = [ImportStatus.QUEUED, ImportStatus.READING, ImportStatus.CHECKING, ImportStatus.WRITING]

@@ -1,8 +1,9 @@
-"""Background work of the scoring app, each task a thin call of a service.
+"""Background work of the scoring app, each task a thin call of a service: a print job's
+blocks of sheets (``render_block``), a large event file's import (``run_import``), backups.
 
-Backups (scoring/backups.py): every committed change to an event (``event_changed``, sent by
-tournament/history.py after the commit) asks for a backup of its file. One worker thread per
-server process writes them, so a save never waits on the disk:
+Backups (scoring/services/backups.py): every committed change to an event (``event_changed``,
+sent by tournament/history.py after the commit) asks for a backup of its file. One worker
+thread per server process writes them, so a save never waits on the disk:
 
 - at most one file per event every ``BACKUP_SECONDS`` (30): a change within that time is
   backed up when it has passed (the last change of a burst is never left out), and never
@@ -31,12 +32,25 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
+from django.tasks import task
 
-from scoring import backups
+from scoring.services import backups, imports, printing
 
 logger = logging.getLogger(__name__)
 
 EXIT_SECONDS = 20  # how long a stopping process waits for its last backups
+
+
+@task()
+def render_block(block_id: int) -> None:
+    """Render one block of a print job (scoring/services/printing.py)."""
+    printing.render_block(block_id)
+
+
+@task()
+def run_import(job_id: int) -> None:
+    """Import a large event file's job (scoring/services/imports.py)."""
+    imports.run_import(job_id)
 
 
 @dataclass

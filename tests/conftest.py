@@ -55,8 +55,8 @@ DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_serv
 @pytest.fixture(autouse=True)
 def stored_totals_kept(request):
     """After every test that uses the database, each seat's stored total and each table's
-    stored round counts are what its rounds say (scoring.sheets.store_totals): a write path
-    of the site that forgets to keep them fails the test that takes it."""
+    stored round counts are what its rounds say (scoring.services.rounds.store_totals): a
+    write path of the site that forgets to keep them fails the test that takes it."""
     marked = request.node.get_closest_marker("django_db")
     uses_db = marked or DB_FIXTURES & set(request.fixturenames)
     if not uses_db:

@@ -9,8 +9,8 @@ from django.contrib.auth.models import Group
 
 from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
-from tournament.management.commands.setup_site import ensure_roles
 from tournament.models import Event, Player
+from tournament.services.accounts import ensure_roles
 from tournament.services.events import create_event
 from tournament.services.seating import seat_stage
 
@@ -65,8 +65,8 @@ def play(table, rounds, user=None, seed=7):
 
 
 def stale_totals() -> list[str]:
-    """Seats and tables whose stored totals (scoring.sheets.store_totals) differ from their
-    rounds, these worked out here in Python from every score and round in the database."""
+    """Seats and tables whose stored totals (scoring.services.rounds.store_totals) differ from
+    their rounds, these worked out here in Python from every score and round in the database."""
     from collections import Counter
 
     from scoring.models import Round, Score

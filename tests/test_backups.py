@@ -12,9 +12,9 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from scoring import backups
 from scoring.eventfile import dumps, export_event, import_event
 from scoring.models import Backup, Round
+from scoring.services import backups
 from scoring.tasks import wait_for_backups, worker
 from tests.concurrency import form_key
 from tests.factories import make_players, play, seat
@@ -102,7 +102,7 @@ def test_a_full_disk_leaves_no_partial_file_and_the_next_change_writes_again(
     director_client, event, table, backup_dir
 ):
     full = OSError(errno.ENOSPC, "No space left on device")
-    with mock.patch("scoring.backups.os.fsync", side_effect=full):
+    with mock.patch("scoring.services.backups.os.fsync", side_effect=full):
         assert round_post(director_client, table, [0, 5, 9, 12]).status_code == 302
         assert wait_for_backups(60)
     assert files(backup_dir, event.slug) == []

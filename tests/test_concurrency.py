@@ -11,7 +11,8 @@ import time
 import pytest
 
 from scoring.models import Round, Score
-from scoring.sheets import store_totals, table_sheet
+from scoring.services.rounds import store_totals
+from scoring.sheets import table_sheet
 from tests.concurrency import at_once, form_key, hidden_fields, logged_in, no_errors, said
 from tests.factories import make_director, make_event, make_players, seat
 from tests.test_advancement import play_totals, short_event

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from scoring.archive import link_same_person
 from scoring.eventfile import export_event, import_event
 from scoring.lists import place_text
 from scoring.results import AdvanceError
+from scoring.services.archive import link_same_person
 from scoring.services.stages import close_stage, keep_seating, seat_next_stage
 from tests.factories import make_event, make_players, play, seat
 from tests.test_translations import pdf_text, visible_text

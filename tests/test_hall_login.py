@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from tests.concurrency import at_once
 from tests.factories import make_director
-from tournament.hall_login import CodeRefused, pending_codes, use_hall_login_code
+from tournament.hall_login import pending_codes
 from tournament.models import HallLoginCode
+from tournament.services.hall_login import CodeRefused, use_hall_login_code
 
 pytestmark = pytest.mark.django_db
 

@@ -16,9 +16,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import translation
 
-from scoring import eventfile, import_jobs
+from scoring import eventfile, tasks
 from scoring.eventfile import dumps, export_event
 from scoring.models import ImportJob
+from scoring.services import imports
 from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.eventfile_samples import base, large_event_file
 from tests.factories import make_director
@@ -115,9 +116,9 @@ def test_a_file_with_many_errors_lists_as_many_and_counts_the_rest_as_an_upload_
     text = json.dumps(data).encode()
     page = send(director_client, text, commit=django_capture_on_commit_callbacks)
     job = ImportJob.objects.get()
-    assert len(job.errors) == import_jobs.SHOWN_ERRORS < job.error_count
+    assert len(job.errors) == imports.SHOWN_ERRORS < job.error_count
     shown = ERRORS.search(director_client.get(page["Location"]).content.decode()).group()
-    assert f"and {job.error_count - import_jobs.SHOWN_ERRORS} more errors" in shown
+    assert f"and {job.error_count - imports.SHOWN_ERRORS} more errors" in shown
 
     settings.IMPORT_IN_REQUEST_BYTES = 20_000_000
     assert shown == ERRORS.search(send(director_client, text).content.decode()).group()
@@ -141,7 +142,7 @@ def test_each_step_of_the_import_shows_on_its_page(
     send(director_client, large_event_file(players=40).encode())
     seen.append(step_shown())
 
-    real = import_jobs.import_event
+    real = imports.import_event
 
     def watched(data, *, director, progress):
         seen.append(step_shown())
@@ -152,9 +153,9 @@ def test_each_step_of_the_import_shows_on_its_page(
 
         return real(data, director=director, progress=step)
 
-    monkeypatch.setattr(import_jobs, "import_event", watched)
+    monkeypatch.setattr(imports, "import_event", watched)
     with django_capture_on_commit_callbacks(execute=True):
-        import_jobs.run_import.enqueue(ImportJob.objects.get().pk)
+        tasks.run_import.enqueue(ImportJob.objects.get().pk)
     assert seen == [
         "Step 1 of 4: waiting for a worker. (1)",
         "Step 2 of 4: reading the file. (2)",
@@ -209,7 +210,7 @@ def test_a_task_run_twice_imports_once(director_client, django_capture_on_commit
         large_event_file(players=8).encode(),
         commit=django_capture_on_commit_callbacks,
     )
-    import_jobs.run_import.call(ImportJob.objects.get().pk)
+    tasks.run_import.call(ImportJob.objects.get().pk)
     assert Event.objects.count() == 1 and ImportJob.objects.get().status == "done"
 
 
@@ -220,7 +221,7 @@ def test_a_crash_in_the_import_fails_its_job_with_a_clear_message_and_logs_why(
         raise RuntimeError("the disk is full")
 
     monkeypatch.setattr(eventfile, "write_event", crash)
-    with caplog.at_level(logging.ERROR, logger="scoring.import_jobs"):
+    with caplog.at_level(logging.ERROR, logger="scoring.services.imports"):
         answer = send(
             director_client,
             large_event_file(players=8).encode(),
@@ -262,7 +263,7 @@ def test_a_french_director_follows_the_import_in_french(
         assert job.language == "fr"
         pages = [director_client.get(job_url(job), **french)]
         with django_capture_on_commit_callbacks(execute=True):
-            import_jobs.run_import.enqueue(job.pk)
+            tasks.run_import.enqueue(job.pk)
         pages.append(director_client.get(job_url(job), **french))
         texts = [visible_text(page.content.decode()) for page in pages]
         assert "Étape 1 sur 4 : en attente d'un processus de travail." in texts[0]

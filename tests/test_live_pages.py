@@ -6,8 +6,14 @@ from django.test import Client
 
 from scoring.models import Round
 from scoring.services.infractions import change_infraction, log_infraction
-from scoring.services.rounds import correct_round, end_game, remove_round, reopen_game
-from scoring.sheets import store_totals, table_sheet
+from scoring.services.rounds import (
+    correct_round,
+    end_game,
+    remove_round,
+    reopen_game,
+    store_totals,
+)
+from scoring.sheets import table_sheet
 from tests.test_standings import shown_rows
 from tournament.models import Table
 from tournament.services.clock import call_time, start_clock

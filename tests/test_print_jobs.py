@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
-from scoring import print_jobs
 from scoring.models import PrintJob
+from scoring.services import printing
 from tests.factories import make_director, make_players, play, seat
 from tournament.models import Event
 
@@ -25,7 +25,7 @@ def stage(event):
 
 @pytest.fixture(autouse=True)
 def small_blocks(monkeypatch):
-    monkeypatch.setattr(print_jobs, "BLOCK", 2)  # 5 tables: 3 blocks, 3 tasks
+    monkeypatch.setattr(printing, "BLOCK", 2)  # 5 tables: 3 blocks, 3 tasks
 
 
 @pytest.fixture(autouse=True)

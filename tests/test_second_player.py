@@ -179,7 +179,7 @@ def test_a_round_entered_before_phones_named_their_player_confirms_as_before(tab
     )
     for n, p in enumerate(players):
         round_.scores.create(player=p, pips=n)
-    from scoring.sheets import store_totals
+    from scoring.services.rounds import store_totals
 
     store_totals(Table.objects.filter(pk=table.pk))
     ann = a_phone("10.0.0.2")

@@ -11,7 +11,7 @@ import pytest
 from scoring.models import Round
 from scoring.results import compute_results
 from scoring.services.infractions import log_infraction
-from scoring.services.rounds import correct_round, end_games, record_round
+from scoring.services.rounds import correct_round, end_games, record_round, store_totals
 from scoring.services.stages import close_stage
 from scoring.sheets import (
     TableSummary,
@@ -20,7 +20,6 @@ from scoring.sheets import (
     stage_sheets,
     stage_standings,
     stage_summaries,
-    store_totals,
     table_sheet,
 )
 from scoring.views.results import bracket, medal_rows

@@ -1,46 +1,29 @@
-from django.contrib import admin
-from django.db import transaction
+from functools import partial
 
-from tournament.history import changed
+from django.contrib import admin
+
 from tournament.models import ClockEvent, Event, Player, Seat, Stage, Table
+from tournament.services import admin as writes
 
 
 class ChangesEventAdmin(admin.ModelAdmin):
-    """An edit or deletion in the admin bumps the event's version like any write of the site
-    (tournament/history.py), so no cached page shows the row as it was. ``event_of`` gives a
-    row's event id."""
+    """An edit or deletion in the admin bumps the event's version like any write of the site,
+    through tournament/services/admin.py. ``event_of`` gives a row's event id."""
 
     event_of = None  # a static method of the row, set per model
 
-    def _bump(self, objs) -> None:
-        for event_id in {self.event_of(obj) for obj in objs}:
-            changed(event_id)
-
     def save_model(self, request, obj, form, change):
-        with transaction.atomic():
-            if change:
-                # What the site keeps itself (editable=False: the versions, the stored totals
-                # of scoring.sheets.store_totals) is never written back as the form read it.
-                fields = obj._meta.concrete_fields
-                obj.save(update_fields=[f.name for f in fields if f.editable and not f.primary_key])
-            else:
-                super().save_model(request, obj, form, change)
-            self._bump([obj])
+        writes.save_row(obj, change, self.event_of)
 
     def delete_model(self, request, obj):
-        with transaction.atomic():
-            self._bump([obj])
-            super().delete_model(request, obj)
+        writes.delete_row(obj, self.event_of)
 
     def delete_queryset(self, request, queryset):
-        with transaction.atomic():
-            self._bump(list(queryset))
-            super().delete_queryset(request, queryset)
+        writes.delete_rows(queryset, self.event_of)
 
     def save_related(self, request, form, formsets, change):
-        with transaction.atomic():
-            super().save_related(request, form, formsets, change)
-            self._bump([form.instance])
+        save = partial(super().save_related, request, form, formsets, change)
+        writes.save_related(save, form.instance, self.event_of)
 
 
 class StageInline(admin.TabularInline):

@@ -5,7 +5,7 @@ writer; two processes keep a PDF being drawn from holding up score entry. When t
 ready it prints the URLs phones on the hall's network can open.
 
 When it is ready, and again when it has stopped (Ctrl+C, SIGTERM), the server backs up every
-event changed since its last backup file (``scoring.backups.catch_up``): the changes a
+event changed since its last backup file (``scoring.services.backups.catch_up``): the changes a
 process killed before its backup's turn left unwritten, and the last ones before a stop.
 """
 
@@ -36,7 +36,7 @@ def catch_up_backups() -> int:
     from django.conf import settings
     from django.db import connections
 
-    from scoring.backups import catch_up
+    from scoring.services.backups import catch_up
 
     if not settings.BACKUPS_ON:
         return 0

@@ -536,8 +536,8 @@ class Table(models.Model):
         default=new_table_code,
         help_text=_("Printed on the score sheet: players open their table's entry with it."),
     )
-    # Kept by scoring.sheets.store_totals in the transaction of every write of a round: what
-    # the standings, the bracket and the results read instead of counting the rounds.
+    # Kept by scoring.services.rounds.store_totals in the transaction of every write of a
+    # round: what the standings, the bracket and the results read instead of counting them.
     rounds_played = models.PositiveSmallIntegerField(_("rounds entered"), default=0, editable=False)
     rounds_awaiting = models.PositiveSmallIntegerField(
         _("rounds awaiting confirmation"), default=0, editable=False
@@ -584,8 +584,8 @@ class Seat(models.Model):
     # it scores the table's highest score of that round.
     joined_at = models.PositiveSmallIntegerField(_("joined at round"), null=True, blank=True)
     # The sum of the pips entered for the player at this table, kept by
-    # scoring.sheets.store_totals with the rounds (a late arrival's missed rounds are not in
-    # it: their sheet fills them).
+    # scoring.services.rounds.store_totals with the rounds (a late arrival's missed rounds are
+    # not in it: their sheet fills them).
     pips_entered = models.IntegerField(_("pips entered"), default=0, editable=False)
 
     class Meta:

@@ -65,7 +65,8 @@ from scoring.models import (
 )
 from scoring.results import ADVANCING_KINDS, compute_results, division_of
 from scoring.services.infractions import engine_error
-from scoring.sheets import SheetRound, TableSheet, event_sheets, store_totals
+from scoring.services.rounds import store_totals
+from scoring.sheets import SheetRound, TableSheet, event_sheets
 from tournament.game.clock import Clock
 from tournament.game.rules import SETS, RuleSet, round_errors, running_totals
 from tournament.models import (

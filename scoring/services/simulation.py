@@ -2,18 +2,22 @@
 (tournament/game/simulator/), saved through ``scoring.services.rounds.record_round`` so the
 round check and the record of who entered each round apply.
 
-Used by ``manage.py simulate_event`` and by the benchmark (tests/bench.py).
+Used by ``manage.py simulate_event`` (``simulate_stage``) and by the benchmark (tests/bench.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import transaction
+
 from scoring.models import Round
-from scoring.services.rounds import RoundRejected, record_round
+from scoring.services.rounds import RoundRejected, end_game, record_round
 from scoring.sheets import table_sheet
+from tournament.clock import stage_clock
 from tournament.game.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
-from tournament.models import Table
+from tournament.models import Stage, Table
+from tournament.services.clock import call_time, start_clock
 
 MINUTES_PER_ROUND = 10  # NVSO's 60-minute game holds about six rounds at a table of four
 
@@ -81,3 +85,24 @@ def simulate_table(
                 f"{table}, round {engines[i]}-{engines[i]} ({shown}) was refused: {why}"
             ) from None
     return TablePlay(table, results, len(sheet.rounds), entered, tuple(engines))
+
+
+@transaction.atomic
+def simulate_stage(
+    stage: Stage, seed: int, user=None, minutes_per_round: float = MINUTES_PER_ROUND
+) -> list[TablePlay]:
+    """Play the game of every table of ``stage`` where players sit (``simulate_table``), all
+    or nothing. A timed stage's clock is started if it was not; when the simulated hour is
+    over, time is called and each table that time stopped is marked "game over after round
+    N", as its scorekeeper would. Raises ``SimulationRefused``, ``RoundRejected`` or
+    ``ClockError`` (nothing saved)."""
+    tables = list(Table.objects.for_stage(stage).filter(seats__isnull=False).distinct())
+    if stage.event.game_minutes and stage_clock(stage).started_at is None:
+        start_clock(stage, user)
+    plays = [simulate_table(t, seed, user, None, minutes_per_round) for t in tables]
+    stopped = [p for p in plays if p.game_over_after is not None]
+    if stopped:
+        call_time(stage, user)
+        for play in stopped:
+            end_game(play.table, play.game_over_after, user)
+    return plays

@@ -28,7 +28,7 @@ from scoring.results import (
     previous_tables,
     table_division,
 )
-from scoring.sheets import store_totals
+from scoring.services.rounds import store_totals
 from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table

@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 
 from scoring.models import CodeTries, InfractionKind, InfractionReport, Round, TableDevice
 from scoring.services.infractions import current_engine, log_infraction
-from scoring.services.rounds import _locked, _refuse, take_off_last_round
-from scoring.sheets import store_totals, table_sheet
+from scoring.services.rounds import _locked, _refuse, store_totals, take_off_last_round
+from scoring.sheets import table_sheet
 from tournament.history import claim, log_action, settle
 from tournament.models import (
     CODE_LETTERS,

@@ -9,7 +9,8 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
-from scoring.archive import link_same_person, records, unlink_same_person
+from scoring.archive import records
+from scoring.services.archive import link_same_person, unlink_same_person
 from tournament.mixins import DirectorRequiredMixin, EventMixin
 from tournament.models import Player
 

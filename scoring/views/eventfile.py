@@ -11,8 +11,8 @@ from django.views import View
 from django.views.generic import DetailView, FormView
 
 from scoring.eventfile import EventFileError, dumps, export_event
-from scoring.import_jobs import shown_errors, upload
 from scoring.models import ImportJob, ImportStatus
+from scoring.services.imports import shown_errors, upload
 from tournament.forms import OnceMixin
 from tournament.mixins import DirectorRequiredMixin, EventMixin
 

@@ -1,13 +1,13 @@
 """All score sheets of a stage in one click (issue 14 item 4): a director starts a print job,
-watches its progress, and downloads the one PDF (scoring/print_jobs.py does the work)."""
+watches its progress, and downloads the one PDF (scoring/services/printing.py does the work)."""
 
 from django.shortcuts import get_object_or_404, redirect
 from django.views import View
 from django.views.generic import TemplateView
 
 from scoring.models import PrintJob
-from scoring.print_jobs import print_language, start_print
 from scoring.printing import pdf_response
+from scoring.services.printing import print_language, start_print
 from tournament.mixins import DirectorRequiredMixin, StageMixin
 
 

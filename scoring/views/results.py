@@ -22,7 +22,6 @@ from scoring.lists import (
     table_cards,
     url_head,
 )
-from scoring.print_jobs import blank_on_seating
 from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.results import (
     close_advancers,
@@ -33,6 +32,7 @@ from scoring.results import (
     not_yet_created,
     table_division,
 )
+from scoring.services.printing import blank_on_seating
 from scoring.services.rounds import RoundRejected, end_games
 from scoring.services.stages import (
     AdvanceError,

@@ -5,9 +5,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
-from scoring.print_jobs import blank_on_seating
 from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.results import previous_tables
+from scoring.services.printing import blank_on_seating
 from tournament.forms import MovePlayerForm
 from tournament.game.seating import DivisionsNotSeated, SeatingError, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key

@@ -6,8 +6,8 @@ Each table's rounds are entered through ``scoring.services.rounds.record_round``
 ``scoring.services.simulation``) by the event's first director, or by nobody when it has
 none, so the round check and the event's history apply. A timed stage's clock is started if
 it was not; when time stops a table's simulated game, time is called and the table's game is
-marked over after its last round (``scoring.services.rounds.end_game``). All or nothing: if
-anything is refused, nothing is saved.
+marked over after its last round (``scoring.services.rounds.end_game``). All or nothing
+(``scoring.services.simulation.simulate_stage``): if anything is refused, nothing is saved.
 """
 
 from __future__ import annotations
@@ -16,20 +16,18 @@ import argparse
 import random
 
 from django.core.management import BaseCommand, CommandError
-from django.db import transaction
 from django.utils import timezone
 
-from scoring.services.rounds import RoundRejected, end_game
+from scoring.services.rounds import RoundRejected
 from scoring.services.simulation import (
     MINUTES_PER_ROUND,
     SimulationRefused,
     TablePlay,
-    simulate_table,
+    simulate_stage,
 )
 from tournament.clock import clock_time, stage_clock
 from tournament.game.clock import ClockError
-from tournament.models import Event, Stage, Table
-from tournament.services.clock import call_time, start_clock
+from tournament.models import Event, Stage
 
 
 def _minutes(value: str) -> float:
@@ -75,23 +73,15 @@ class Command(BaseCommand):
             raise CommandError(f"No event has the short name {event!r}.")
         event = found
         stage = self._stage(event, stage)
-        tables = list(Table.objects.for_stage(stage).filter(seats__isnull=False).distinct())
+        self._not_called(stage)
         user = event.directors.order_by("pk").first()
         if seed is None:
             seed = random.SystemRandom().randrange(1_000_000)
         try:
-            with transaction.atomic():
-                self._clock(stage, user)
-                plays = [simulate_table(t, seed, user, None, minutes_per_round) for t in tables]
-                stopped = [p for p in plays if p.game_over_after is not None]
-                if stopped:
-                    # The simulated hour is over: time is called, and each table that time
-                    # stopped is marked "game over after round N", as its scorekeeper would.
-                    call_time(stage, user)
-                    for play in stopped:
-                        end_game(play.table, play.game_over_after, user)
+            plays = simulate_stage(stage, seed, user, minutes_per_round)
         except (SimulationRefused, RoundRejected, ClockError) as why:
             raise CommandError(f"Nothing was saved: {why}") from None
+        stopped = [p for p in plays if p.game_over_after is not None]
         for play in plays:
             self.stdout.write(self._line(play, event.round_in_progress))
         if stopped:
@@ -126,20 +116,17 @@ class Command(BaseCommand):
             raise CommandError(f"Nobody is seated in {stage.name}: seat it first.")
         return stage
 
-    def _clock(self, stage: Stage, user) -> None:
-        """A timed stage's clock is started if it was not; a game whose time has already been
-        called cannot be played from its start."""
+    def _not_called(self, stage: Stage) -> None:
+        """A game whose time has already been called cannot be played from its start (a timed
+        stage's clock not started yet is started by ``simulate_stage``)."""
         if not stage.event.game_minutes:
             return
-        clock = stage_clock(stage)
-        called = clock.effective_time_called_at(timezone.now())
+        called = stage_clock(stage).effective_time_called_at(timezone.now())
         if called is not None:
             raise CommandError(
                 f"Time was called on {stage.name} at {clock_time(called)}: a simulated game is "
                 "played from its start, so no rounds were entered."
             )
-        if clock.started_at is None:
-            start_clock(stage, user)
 
     @staticmethod
     def _line(play: TablePlay, round_in_progress: str) -> str:

@@ -1,9 +1,10 @@
 """A director uploads an event file as a new event (issue 11), exactly once per form.
 
 A file up to ``IMPORT_IN_REQUEST_BYTES`` is imported within the request, as it always was. A
-larger one (up to 20 MB: seconds of work) becomes an import job: a background task (Django's
-Tasks framework, the workers `make run` starts) reads, checks and writes it, and the job's page
-shows each step, then the new event or every error located in the file. No web worker waits.
+larger one (up to 20 MB: seconds of work) becomes an import job: a background task
+(``run_import`` in scoring/tasks.py; Django's Tasks framework, the workers `make run` starts)
+reads, checks and writes it, and the job's page shows each step, then the new event or every
+error located in the file. No web worker waits.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
-from django.tasks import task
 from django.utils import timezone, translation
 
 from scoring.eventfile import EventFileError, import_event, validate, write_event
@@ -37,6 +37,8 @@ def upload(data: bytes, user, key: str) -> Event | ImportJob:
     Raises ``EventFileError`` when a file imported within the request has errors (nothing is
     written, and the form may be sent again).
     """
+    from scoring.tasks import run_import  # here: the task calls this module
+
     # A small file is checked before the transaction: on SQLite (immediate transactions) the
     # writers of the hall would otherwise wait on the checking.
     plan = validate(data) if len(data) <= settings.IMPORT_IN_REQUEST_BYTES else None
@@ -65,9 +67,9 @@ def _made_by(earlier) -> Event | ImportJob | None:
     return Event.objects.filter(pk=earlier.outcome.get("event")).first()
 
 
-@task()
 def run_import(job_id: int) -> None:
-    """Import a job's file, its steps shown on its page; keep the outcome, drop the file."""
+    """Import a job's file, its steps shown on its page; keep the outcome, drop the file (the
+    task ``scoring.tasks.run_import``)."""
     if not ImportJob.objects.filter(pk=job_id, status=ImportStatus.QUEUED).update(
         status=ImportStatus.READING
     ):

@@ -1,7 +1,8 @@
 """All of a stage's score sheets in one click, whatever its size (issue 14): a print job renders
-the sheets in blocks of ``BLOCK`` tables, each block a background task (Django's Tasks
-framework; the database backend's workers share the blocks between the cores), then joins
-them into one PDF that is kept until what the sheets show changes.
+the sheets in blocks of ``BLOCK`` tables, each block a background task (``render_block`` in
+scoring/tasks.py; Django's Tasks framework, the database backend's workers share the blocks
+between the cores), then joins them into one PDF that is kept until what the sheets show
+changes. scoring/printing.py draws the sheets; this module keeps the jobs.
 
 Blank sheets are prepared as soon as a stage is seated (``PRINT_BLANK_ON_SEATING``).
 """
@@ -15,7 +16,6 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
-from django.tasks import task
 from django.utils import timezone, translation
 from pypdf import PdfWriter
 
@@ -63,6 +63,8 @@ def start_print(stage: Stage, blank: bool, site: str, language: str = "") -> Pri
     """The print job of the stage's sheets as they are now, in ``language``: the one already
     made or started (a second click, a second director), else a new one whose blocks are
     queued."""
+    from scoring.tasks import render_block  # here: the task calls this module
+
     numbers = list(stage.tables.order_by("number").values_list("number", flat=True))
     blocks = blocks_of(numbers, BLOCK)
     site = site.rstrip("/")
@@ -90,9 +92,9 @@ def start_print(stage: Stage, blank: bool, site: str, language: str = "") -> Pri
     return job
 
 
-@task()
 def render_block(block_id: int) -> None:
-    """Render one block of a print job; the last block to finish joins them."""
+    """Render one block of a print job; the last block to finish joins them (the task
+    ``scoring.tasks.render_block``)."""
     block = PrintBlock.objects.select_related("job__stage__event").get(pk=block_id)
     job, stage = block.job, block.job.stage
     try:
