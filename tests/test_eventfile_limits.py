@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from scoring import eventfile
-from scoring.eventfile import EventFileError, import_event
+from scoring.eventfile import EventFileError, checks, import_event
 from tests import eventfile_samples
 from tests.test_eventfile_errors import BASE, row_counts
 
@@ -149,8 +149,8 @@ def test_a_thousand_playoffs_nobody_owes_are_refused_each_at_its_place(director_
 
 def test_playoffs_are_checked_in_one_computation_of_the_results(monkeypatch):
     calls = []
-    compute = eventfile.compute_results
-    monkeypatch.setattr(eventfile, "compute_results", lambda *a: calls.append(1) or compute(*a))
+    compute = checks.compute_results
+    monkeypatch.setattr(checks, "compute_results", lambda *a: calls.append(1) or compute(*a))
     with pytest.raises(EventFileError):
         import_event(eventfile_samples.empty_playoffs_file(50))
     assert calls == [1]
