@@ -1,6 +1,9 @@
-"""Views load the event, stage and table from the URL once, here; permission is an attribute."""
+"""Views load the event, stage and table from the URL once, here; permission is an attribute;
+a refusal is shown one way (``RefusalMixin``)."""
 
+from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -8,7 +11,28 @@ from django.utils.translation import gettext as _
 
 from tournament.forms import ONCE_KEY
 from tournament.models import Event, Stage, Table
-from tournament.refusals import Refused
+from tournament.refusals import Refusal, Refused
+
+
+class RefusalMixin:
+    """Shows a refusal (``tournament.refusals``) where the page shows what went wrong.
+
+    In a view's ``except``: ``self.refused(refusal, form)`` puts each of its texts on the form,
+    above its fields, or beside ``field``; a refusal with reasons per field
+    (``ValidationRefusal``) puts each beside its field. Without a form each text is a red
+    message at the top of the next page. Then the view answers as it does for an invalid form
+    (``form_invalid``, the page again, or a redirect).
+    """
+
+    def refused(self, refusal: Refusal, form=None, field: str | None = None) -> None:
+        if form is not None and isinstance(refusal, ValidationError) and field is None:
+            form.add_error(None, refusal)  # a reason per field goes beside its field
+            return
+        for text in refusal.texts():
+            if form is not None:
+                form.add_error(field, text)
+            else:
+                messages.error(self.request, text)
 
 
 def posted_key(request) -> str:
@@ -17,7 +41,7 @@ def posted_key(request) -> str:
     return key if ONCE_KEY.fullmatch(key) else ""
 
 
-class EventMixin:
+class EventMixin(RefusalMixin):
     director_required = False
 
     @cached_property
