@@ -77,13 +77,16 @@ messages: install gettext
 	@msgattrib --only-fuzzy --no-obsolete locale/fr/LC_MESSAGES/django.po | grep -c '^msgid ' \
 	  | awk '{ n = $$1 - 1; print (n > 0 ? n : 0) " fuzzy (msgattrib --only-fuzzy)" }'
 
-test: install-dev chromium translations
+test: install-dev chromium translations lint
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
+# The house's layers (import-linter's contracts in pyproject.toml), ruff's checks and format.
 lint: install-dev
+	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: install-dev
 	$(BIN)/python -m tests.bench

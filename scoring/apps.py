@@ -8,6 +8,7 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         from scoring import tasks
-        from tournament.history import event_changed
+        from tournament.history import catch_up, event_changed
 
         event_changed.connect(tasks.event_changed, dispatch_uid="scoring.backups")
+        catch_up.connect(tasks.catch_up, dispatch_uid="scoring.backups.catch_up")

@@ -218,5 +218,13 @@ def event_changed(sender, event_id: int, stage_id: int | None = None, verb: str 
     worker.ask(event_id, stage_id if verb == "stage.closed" else None)
 
 
+def catch_up(sender, **kwargs) -> int:
+    """``tournament.history.catch_up`` (the hall's server starting or stopping): back up every
+    event changed since its last file; how many files were written."""
+    if not settings.BACKUPS_ON:
+        return 0
+    return len(backups.catch_up())
+
+
 def wait_for_backups(timeout: float = 60) -> bool:
     return worker.wait(timeout)

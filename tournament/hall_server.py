@@ -5,8 +5,9 @@ writer; two processes keep a PDF being drawn from holding up score entry. When t
 ready it prints the URLs phones on the hall's network can open.
 
 When it is ready, and again when it has stopped (Ctrl+C, SIGTERM), the server backs up every
-event changed since its last backup file (``scoring.services.backups.catch_up``): the changes a
-process killed before its backup's turn left unwritten, and the last ones before a stop.
+event changed since its last backup file (``scoring.services.backups.catch_up``, which listens to
+``tournament.history.catch_up``): the changes a process killed before its backup's turn left
+unwritten, and the last ones before a stop.
 """
 
 import logging
@@ -32,16 +33,13 @@ def catch_up_backups() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournament.settings")
     import django
 
-    django.setup()
-    from django.conf import settings
+    django.setup()  # before the imports below (models): gunicorn reads this file first
     from django.db import connections
 
-    from scoring.services.backups import catch_up
+    from tournament.history import catch_up
 
-    if not settings.BACKUPS_ON:
-        return 0
     try:
-        return len(catch_up())
+        return sum(written for _receiver, written in catch_up.send(sender=None))
     except Exception:  # the server serves (or stops) all the same; the failure is logged
         logging.getLogger(__name__).exception("The backups at the server's start or stop failed")
         return 0

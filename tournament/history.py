@@ -26,6 +26,10 @@ from tournament.models import Action, Event, Stage, Submission
 
 # Sent after the commit of a write to an event: ``event_id``, ``stage_id`` (or None), ``verb``.
 event_changed = Signal()
+# Sent by the hall's server (tournament/hall_server.py) when it is ready and when it has
+# stopped: what listens to ``event_changed`` catches up on what a killed process left undone.
+# Each receiver returns how many files it wrote (backups: scoring/tasks.py).
+catch_up = Signal()
 
 # The sentence of each verb; ``data`` fills it in. A new kind of action adds one line here.
 VERBS = {
