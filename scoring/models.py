@@ -198,12 +198,20 @@ class PersonLink(models.Model):
     """Two players of different events who are the same person, as a director said (issue 16:
     a player's page across events). Stored once, the lower player id first."""
 
-    first = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    second = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    made_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    first = models.ForeignKey(
+        Player, verbose_name=_("first player"), on_delete=models.CASCADE, related_name="+"
     )
-    made_at = models.DateTimeField(auto_now_add=True)
+    second = models.ForeignKey(
+        Player, verbose_name=_("second player"), on_delete=models.CASCADE, related_name="+"
+    )
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("linked by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    made_at = models.DateTimeField(_("linked at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("same person link")
@@ -222,8 +230,10 @@ class TableDevice(models.Model):
     long-lived signed cookie; ``player`` is who the phone said it is, ``fingerprint`` what the
     phone looked like when it said so (issue 27)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="devices")
-    device = models.CharField(max_length=12)
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="devices"
+    )
+    device = models.CharField(_("device"), max_length=12)
     player = models.ForeignKey(
         Player,
         verbose_name=_("player"),
@@ -233,8 +243,8 @@ class TableDevice(models.Model):
         related_name="+",
     )
     fingerprint = models.CharField(_("fingerprint"), max_length=16, blank=True)
-    first_seen = models.DateTimeField(auto_now_add=True)
-    last_seen = models.DateTimeField(auto_now=True)
+    first_seen = models.DateTimeField(_("first seen"), auto_now_add=True)
+    last_seen = models.DateTimeField(_("last seen"), auto_now=True)
 
     class Meta:
         verbose_name = _("table device")
@@ -266,17 +276,26 @@ class InfractionReport(models.Model):
     """An infraction reported from a table's phone (issue 15): a director logs it (the event's
     penalty then applies, as scoring/services/infractions.py says) or dismisses it."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="infraction_reports")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="infraction_reports"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+    )
     engine = models.PositiveSmallIntegerField(_("round (engine)"))
     kind = models.CharField(_("kind"), max_length=32, choices=InfractionKind.choices)
     note = models.CharField(_("note"), max_length=300, blank=True)
-    device = models.CharField(max_length=12)
-    reported_at = models.DateTimeField(auto_now_add=True)
+    device = models.CharField(_("reported from device"), max_length=12)
+    reported_at = models.DateTimeField(_("reported at"), auto_now_add=True)
     infraction = models.ForeignKey(
-        Infraction, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Infraction,
+        verbose_name=_("logged infraction"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
-    dismissed = models.BooleanField(default=False)
+    dismissed = models.BooleanField(_("dismissed"), default=False)
 
     class Meta:
         verbose_name = _("reported infraction")
@@ -332,16 +351,18 @@ class PrintJob(models.Model):
     kept until what the sheets show changes (``key``: the stage's version for filled sheets,
     its seating for blank ones)."""
 
-    stage = models.ForeignKey("tournament.Stage", on_delete=models.CASCADE, related_name="+")
-    blank = models.BooleanField(default=False)
-    key = models.CharField(max_length=64)
-    site = models.CharField(max_length=300)  # the address the QR codes carry
-    language = models.CharField(max_length=8, blank=True)  # the sheets are printed in it
-    blocks = models.PositiveIntegerField()
-    done = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    pdf = models.BinaryField(null=True, blank=True)
-    error = models.CharField(max_length=300, blank=True)
+    stage = models.ForeignKey(
+        "tournament.Stage", verbose_name=_("stage"), on_delete=models.CASCADE, related_name="+"
+    )
+    blank = models.BooleanField(_("blank score sheets"), default=False)
+    key = models.CharField(_("version of the sheets"), max_length=64)
+    site = models.CharField(_("address in the QR codes"), max_length=300)
+    language = models.CharField(_("language"), max_length=8, blank=True)  # of the sheets
+    blocks = models.PositiveIntegerField(_("blocks"))
+    done = models.PositiveIntegerField(_("blocks done"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    pdf = models.BinaryField(_("PDF"), null=True, blank=True)
+    error = models.CharField(_("error"), max_length=300, blank=True)
 
     class Meta:
         verbose_name = _("print job")
@@ -364,10 +385,12 @@ class PrintJob(models.Model):
 class PrintBlock(models.Model):
     """One block of a print job's tables, rendered by one task."""
 
-    job = models.ForeignKey(PrintJob, on_delete=models.CASCADE, related_name="parts")
-    first = models.PositiveIntegerField()
-    last = models.PositiveIntegerField()
-    pdf = models.BinaryField(null=True, blank=True)
+    job = models.ForeignKey(
+        PrintJob, verbose_name=_("print job"), on_delete=models.CASCADE, related_name="parts"
+    )
+    first = models.PositiveIntegerField(_("first table"))
+    last = models.PositiveIntegerField(_("last table"))
+    pdf = models.BinaryField(_("PDF"), null=True, blank=True)
 
     class Meta:
         ordering = ["first"]

@@ -27,6 +27,7 @@ from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from scoring.sheets import TableSheet
+from tournament.clock import read_clock
 from tournament.models import PaperSize
 
 PAGE_SIZES = {PaperSize.LETTER: "letter", PaperSize.A4: "A4"}
@@ -162,8 +163,6 @@ def sheets_context(
 
     ``codes``: the sheets carry each table's code (its QR code opens the table's entry on a
     phone): only the directors' sheets, never a public download."""
-    from tournament.clock import read_clock
-
     event = stage.event
     pages = []
     for sheet in sheets:

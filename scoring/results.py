@@ -138,7 +138,7 @@ class PlayoffProblem:
     division: str = ""
 
 
-class _ScoredPlayoffs:
+class _PlayoffIndex:
     """The scored playoff rounds, in play order, indexed once by what they settle: by the
     table whose tie an advancement playoff settles, by the stage whose last wildcards it
     settles, and by division for medal playoffs.
@@ -205,7 +205,7 @@ def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> Even
     Linear in the sheets: the scored playoffs are indexed once, not searched per table."""
     rules, options = event.rules, event.finals_options
     results = EventResults(event=event, sheets=sheets, deciding=deciding_stages(sheets))
-    playoffs = _ScoredPlayoffs(sheets)
+    playoffs = _PlayoffIndex(sheets)
     for stage, stage_sheets in sorted(sheets.items(), key=lambda kv: kv[0].number):
         if not stage.closed or stage.kind not in ADVANCING_KINDS:
             continue

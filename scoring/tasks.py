@@ -35,6 +35,7 @@ from django.db import connection
 from django.tasks import task
 
 from scoring.services import backups, imports, printing
+from tournament.models import Event
 
 logger = logging.getLogger(__name__)
 
@@ -172,8 +173,6 @@ class BackupWorker:
             backups.back_up(event_id, closed_stage_id=stage_id)
         if due.closed_stage_ids:
             return
-        from tournament.models import Event
-
         version = Event.objects.filter(pk=event_id).values_list("version", flat=True).first()
         if version is None or version == backups.last_backed_up_version(event_id):
             return  # the event is gone, or this change is in the newest file already

@@ -15,7 +15,7 @@ from tournament.game.simulator import (
     DealError,
     IllegalMove,
     Play,
-    Table,
+    Position,
     apply,
     deal,
     hand_pips,
@@ -73,7 +73,7 @@ def random_choice(rng):
     return choose
 
 
-def snapshot(table: Table) -> Table:
+def snapshot(table: Position) -> Position:
     return replace(
         table,
         hands=[list(h) for h in table.hands],
@@ -83,7 +83,7 @@ def snapshot(table: Table) -> Table:
     )
 
 
-def check_transition(before: Table, move, after: Table) -> None:
+def check_transition(before: Position, move, after: Position) -> None:
     """What a move did, checked from the two positions (not from the engine's code)."""
     me = before.player
     if isinstance(move, Play):
@@ -112,7 +112,7 @@ def check_transition(before: Table, move, after: Table) -> None:
     assert all(after.hands[i] == before.hands[i] for i in others)
 
 
-def check_position(table: Table, highest: int) -> None:
+def check_position(table: Position, highest: int) -> None:
     assert table.conservation_errors(highest) == []
     for train in table.trains:
         end = table.engine
@@ -130,7 +130,7 @@ def play_checked(rules, engine, players, seed, choose):
     """A round played move by move; each move is one the rules allow and does what it says."""
     rng = random.Random(seed)
     hands, boneyard = deal(rules, engine, players, rng)
-    table = Table.start(engine, hands, boneyard, starter=seed % players)
+    table = Position.start(engine, hands, boneyard, starter=seed % players)
     check_position(table, rules.set)
     moves = 0
     while not table.ending:
@@ -194,7 +194,7 @@ def test_rounds_end_both_ways_over_many_seeds():
 
 
 def test_the_eligible_trains_are_ones_own_the_mexican_and_the_marked_ones():
-    table = Table.build(
+    table = Position.build(
         12,
         [[(1, 7), (1, 9), (3, 12)], [], [], []],
         trains={1: [(7, 12)], 2: [(9, 12)]},
@@ -205,19 +205,19 @@ def test_the_eligible_trains_are_ones_own_the_mexican_and_the_marked_ones():
 
 
 def test_anyone_may_start_the_mexican_train_or_a_marked_train_not_yet_started():
-    table = Table.build(12, [[(5, 12)], [], [], []], marked=(1,))
+    table = Position.build(12, [[(5, 12)], [], [], []], marked=(1,))
     assert plays(table) == {((5, 12), 0), ((5, 12), 1), ((5, 12), 4)}
 
 
 def test_with_a_playable_tile_the_player_must_play_and_may_not_draw():
-    table = Table.build(12, [[(4, 12), (1, 2)], [], [], []], boneyard=[(3, 5)])
+    table = Position.build(12, [[(4, 12), (1, 2)], [], [], []], boneyard=[(3, 5)])
     assert DRAW not in legal_moves(table) and MARK not in legal_moves(table)
     with pytest.raises(IllegalMove):
         apply(table, DRAW)
 
 
 def test_without_one_the_player_draws_once_then_marks_and_the_turn_passes():
-    table = Table.build(12, [[(1, 2)], [(3, 4)], [], []], boneyard=[(5, 6), (7, 8)])
+    table = Position.build(12, [[(1, 2)], [(3, 4)], [], []], boneyard=[(5, 6), (7, 8)])
     assert legal_moves(table) == [DRAW]
     apply(table, DRAW)
     assert table.hands[0] == [(1, 2), (7, 8)]
@@ -229,20 +229,20 @@ def test_without_one_the_player_draws_once_then_marks_and_the_turn_passes():
 
 
 def test_a_drawn_tile_that_fits_must_be_played():
-    table = Table.build(12, [[(1, 2)], [], [], []], boneyard=[(5, 6), (0, 12)])
+    table = Position.build(12, [[(1, 2)], [], [], []], boneyard=[(5, 6), (0, 12)])
     apply(table, DRAW)
     assert legal_moves(table) == [Play((0, 12), 0), Play((0, 12), 4)]
 
 
 def test_with_the_boneyard_empty_a_player_who_cannot_play_passes_and_marks():
-    table = Table.build(12, [[(1, 2)], [(3, 4)], [], []], boneyard=[])
+    table = Position.build(12, [[(1, 2)], [(3, 4)], [], []], boneyard=[])
     assert legal_moves(table) == [MARK]
     apply(table, MARK)
     assert table.trains[0].marked and table.player == 1 and table.hands[0] == [(1, 2)]
 
 
 def test_a_marker_stays_when_another_plays_on_the_train_and_goes_when_its_owner_does():
-    table = Table.build(
+    table = Position.build(
         12, [[(1, 7), (0, 5)], [(1, 3), (6, 6)], [], []], trains={1: [(7, 12)]}, marked=(1,)
     )
     apply(table, Play((1, 7), 1))
@@ -253,7 +253,7 @@ def test_a_marker_stays_when_another_plays_on_the_train_and_goes_when_its_owner_
 
 def test_a_double_must_be_satisfied_before_any_other_train_is_played():
     # Seat 1's train ends in an open 6-6 (not marked): seat 0 may only satisfy it.
-    table = Table.build(12, [[(2, 6), (3, 12)], [(1, 1)], [], []], trains={1: [(6, 12), (6, 6)]})
+    table = Position.build(12, [[(2, 6), (3, 12)], [(1, 1)], [], []], trains={1: [(6, 12), (6, 6)]})
     assert plays(table) == {((2, 6), 1)}
     apply(table, Play((2, 6), 1))
     assert table.open_doubles == [] and table.player == 1
@@ -261,7 +261,7 @@ def test_a_double_must_be_satisfied_before_any_other_train_is_played():
 
 
 def test_a_player_who_cannot_satisfy_the_double_draws_once_then_marks_and_the_next_must_try():
-    table = Table.build(
+    table = Position.build(
         12,
         [[(3, 12)], [(9, 12)], [(2, 6)], []],
         trains={1: [(6, 12), (6, 6)]},
@@ -278,7 +278,7 @@ def test_a_player_who_cannot_satisfy_the_double_draws_once_then_marks_and_the_ne
 
 
 def test_the_tile_drawn_to_satisfy_a_double_is_played_on_it():
-    table = Table.build(
+    table = Position.build(
         12, [[(3, 12)], [], [], []], trains={1: [(6, 12), (6, 6)]}, boneyard=[(1, 6)]
     )
     apply(table, DRAW)
@@ -286,7 +286,7 @@ def test_the_tile_drawn_to_satisfy_a_double_is_played_on_it():
 
 
 def test_who_plays_a_double_closes_it_with_a_tile_that_is_not_a_double():
-    table = Table.build(
+    table = Position.build(
         12, [[(5, 5), (1, 5), (2, 8)], [], [], []], trains={0: [(5, 12)], M: [(8, 12)]}
     )
     apply(table, Play((5, 5), 0))
@@ -298,7 +298,7 @@ def test_who_plays_a_double_closes_it_with_a_tile_that_is_not_a_double():
 
 
 def test_several_doubles_in_one_turn_are_closed_in_the_order_they_were_played():
-    table = Table.build(
+    table = Position.build(
         12,
         [[(5, 5), (8, 8), (1, 5), (2, 8), (3, 4)], [(3, 8), (9, 12)], [], []],
         trains={0: [(5, 12)], M: [(8, 12)]},
@@ -316,7 +316,7 @@ def test_several_doubles_in_one_turn_are_closed_in_the_order_they_were_played():
 
 
 def test_doubles_left_open_are_satisfied_one_a_turn_in_order():
-    table = Table.build(
+    table = Position.build(
         12,
         [[(5, 5), (8, 8), (9, 10)], [(3, 5), (3, 8)], [(4, 8), (4, 5)], []],
         trains={0: [(5, 12)], M: [(8, 12)]},
@@ -335,7 +335,7 @@ def test_doubles_left_open_are_satisfied_one_a_turn_in_order():
 
 
 def test_a_drawn_double_is_played_and_the_player_draws_again():
-    table = Table.build(
+    table = Position.build(
         12,
         [[(5, 5), (9, 10)], [(3, 5), (3, 8)], [], []],
         trains={0: [(5, 12)], M: [(8, 12)]},
@@ -360,7 +360,7 @@ def double_six_with_the_two_two_dead(**build):
         M: [(4, 6), (2, 4), (1, 2)],
         **build.pop("trains", {}),
     }
-    return Table.build(6, [[(0, 1), (3, 4)], [], [], []], trains=trains, highest=6, **build)
+    return Position.build(6, [[(0, 1), (3, 4)], [], [], []], trains=trains, highest=6, **build)
 
 
 def test_a_double_that_can_no_longer_be_satisfied_stops_restricting_play():
@@ -376,13 +376,15 @@ def test_another_open_double_still_restricts_when_the_first_is_dead():
 
 
 def test_a_double_as_the_last_tile_dominoes():
-    table = Table.build(12, [[(5, 5)], [(2, 3)], [(0, 0), (6, 6)], [(4, 4)]], trains={0: [(5, 12)]})
+    table = Position.build(
+        12, [[(5, 5)], [(2, 3)], [(0, 0), (6, 6)], [(4, 4)]], trains={0: [(5, 12)]}
+    )
     result = play_out(table, [keep_train] * 4)
     assert (result.ending, result.winner, result.pips) == (DOMINO, 0, (0, 5, 12, 8))
 
 
 def test_a_round_nobody_can_play_with_the_boneyard_empty_is_blocked():
-    table = Table.build(12, [[(1, 2)], [(3, 4)], [(5, 6)], [(7, 8)]], boneyard=[])
+    table = Position.build(12, [[(1, 2)], [(3, 4)], [(5, 6)], [(7, 8)]], boneyard=[])
     result = play_out(table, [keep_train] * 4)
     assert (result.ending, result.winner, result.pips) == (BLOCKED, None, (3, 7, 11, 15))
     assert all(t.marked for t in table.trains[:4]) and result.turns == 8
@@ -393,7 +395,7 @@ def test_a_round_nobody_can_play_with_the_boneyard_empty_is_blocked():
 
 @pytest.mark.parametrize("points, expected", [(0, (0, 5, 6, 8)), (50, (0, 55, 6, 8))])
 def test_round_scores_are_the_pips_left_the_double_blank_as_the_rule_set_says(points, expected):
-    table = Table.build(12, [[(3, 12)], [(0, 0), (2, 3)], [(1, 5)], [(4, 4)]])
+    table = Position.build(12, [[(3, 12)], [(0, 0), (2, 3)], [(1, 5)], [(4, 4)]])
     assert play_out(table, [keep_train] * 4, double_blank_points=points).pips == expected
 
 
@@ -402,7 +404,7 @@ def test_a_played_round_scores_each_hand_left(points):
     rules = RuleSet(double_blank_points=points)
     for seed in range(12):
         hands, boneyard = deal(rules, 11, 4, random.Random(seed))
-        table = Table.start(11, hands, boneyard)
+        table = Position.start(11, hands, boneyard)
         result = play_out(table, [keep_train] * 4, double_blank_points=points)
         counted = [
             sum(points if t == (0, 0) and points else t[0] + t[1] for t in h) for h in table.hands

@@ -3,7 +3,7 @@
 from django import forms
 from django.db import models
 
-from tournament.text import without_bidi_controls
+from tournament.text import name_key, without_bidi_controls
 
 
 class NameFormField(forms.CharField):
@@ -59,8 +59,6 @@ class SearchKeyField(models.CharField):
         return name, "django.db.models.CharField", args, kwargs
 
     def pre_save(self, model_instance, add):
-        from tournament.text import name_key
-
         value = name_key(getattr(model_instance, self.source) or "")[: self.max_length]
         setattr(model_instance, self.attname, value)
         return value

@@ -5,11 +5,13 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from tournament.game.finals import BIG_FINAL
 from tournament.game.rules import RuleSet, default_engines
-from tournament.models import Event, Player, Table, time_zone_names
+from tournament.models import RULE_FIELDS, Event, Player, Table, rule_set, time_zone_names
+from tournament.registration import ReadError, parse_brackets, paste_sheet, read_list
 from tournament.text import translated
 
 ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -71,17 +73,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             "name",
             "date",
             "venue",
-            "set_size",
-            "engines",
-            "tiles_drawn",
-            "table_size",
-            "game_minutes",
-            "round_in_progress",
-            "double_blank_points",
-            "advancement_tie",
-            "medal_tie",
-            "infraction_penalty",
-            "infraction_scope",
+            *RULE_FIELDS.values(),
             "late_arrivals",
             "age_brackets",
             "age_on",
@@ -110,24 +102,14 @@ class EventForm(OnceMixin, forms.ModelForm):
         )
         self.fields["age_on"].required = False  # older forms do not send it: the default
         self.helper = FormHelper()
+        rules = list(RULE_FIELDS.values())  # the rules of play, then (in RuleSet's order) ties
+        ties = rules.index("advancement_tie")
         self.helper.layout = Layout(
             Fieldset(_("Event"), "name", "date", "venue"),
-            Fieldset(
-                _("Rule set"),
-                "set_size",
-                "engines",
-                "tiles_drawn",
-                "table_size",
-                "game_minutes",
-                "round_in_progress",
-                "double_blank_points",
-            ),
+            Fieldset(_("Rule set"), *rules[:ties]),
             Fieldset(
                 _("Ties and penalties"),
-                "advancement_tie",
-                "medal_tie",
-                "infraction_penalty",
-                "infraction_scope",
+                *rules[ties:],
                 "late_arrivals",
                 "paper_size",
                 "sheet_language",
@@ -146,8 +128,6 @@ class EventForm(OnceMixin, forms.ModelForm):
         return self.cleaned_data.get("age_on") or Event._meta.get_field("age_on").default
 
     def clean_age_brackets(self):
-        from tournament.registration import parse_brackets
-
         text = self.cleaned_data["age_brackets"].strip()
         try:
             parse_brackets(text)
@@ -180,14 +160,7 @@ class EventForm(OnceMixin, forms.ModelForm):
         if self.errors:
             return data
         engines = data["engines"] or list(default_engines(data["set_size"]))
-        rules = RuleSet(
-            set=data["set_size"],
-            engines=tuple(engines),
-            tiles_drawn=data["tiles_drawn"],
-            table_size=data["table_size"],
-            game_minutes=data.get("game_minutes"),
-            double_blank_points=data["double_blank_points"],
-        )
+        rules = rule_set({**data, "engines": engines})
         problems = rules.problems()
         if problems:
             raise forms.ValidationError(
@@ -348,8 +321,6 @@ class CsvImportForm(OnceMixin, forms.Form):
     )
 
     def clean(self):
-        from tournament.registration import ReadError, paste_sheet
-
         data = super().clean()
         if self.errors:
             return data
@@ -367,8 +338,6 @@ class CsvImportForm(OnceMixin, forms.Form):
         return data
 
     def clean_file(self):
-        from tournament.registration import ReadError, read_list
-
         f = self.cleaned_data["file"]
         if f is None:
             return None
@@ -427,8 +396,6 @@ class ScorekeeperForm(forms.Form):
         self.fields["tables"].label_from_instance = lambda t: f"{t.stage.title} · {t.number}"
 
     def clean_username(self):
-        from django.contrib.auth.validators import UnicodeUsernameValidator
-
         username = self.cleaned_data["username"].strip()
         UnicodeUsernameValidator()(username)
         return username

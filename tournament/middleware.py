@@ -201,6 +201,7 @@ class HallSessionMiddleware:
 
     def __call__(self, request):
         if settings.HALL and SESSION_KEY in request.session:
+            # here: the logging settings (OneLineRefusals) load this module before the models
             from tournament.hall_login import session_is_here
 
             if not session_is_here(request):

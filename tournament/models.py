@@ -3,8 +3,11 @@ submissions already handled (exactly-once forms)."""
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import zoneinfo
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -16,6 +19,8 @@ from django.utils.translation import gettext_lazy as _
 from tournament.fields import NameField, SearchKeyField
 from tournament.game.finals import FinalsOptions
 from tournament.game.rules import NVSO_TILES_DRAWN, RuleSet, default_engines
+from tournament.stage_names import recognise, say
+from tournament.text import name_key
 
 
 class SetSize(models.IntegerChoices):
@@ -98,15 +103,30 @@ class AgeOn(models.TextChoices):
     YEAR_END = "dec31", _("December 31 of the event's year")
 
 
+# The event's fields that hold its rule set (PRODUCT.md §2), in RuleSet's order: RuleSet's name
+# -> the event's field (the set alone is named apart). The rule set, the event's form and its
+# layout read them here: a new rule is a field of RuleSet and of Event, nowhere else.
+RULE_FIELDS: dict[str, str] = {
+    f.name: "set_size" if f.name == "set" else f.name for f in dataclasses.fields(RuleSet)
+}
+
+
+def rule_set(values: Mapping[str, Any]) -> RuleSet:
+    """The rule set of the event's field ``values`` (an event's, or a form's cleaned data):
+    engines as a tuple, tiles drawn by whole table size; a rule not given is RuleSet's
+    default."""
+    given = {name: values[field] for name, field in RULE_FIELDS.items() if field in values}
+    if "engines" in given:
+        given["engines"] = tuple(given["engines"])
+    if "tiles_drawn" in given:
+        given["tiles_drawn"] = {int(size): drawn for size, drawn in given["tiles_drawn"].items()}
+    return RuleSet(**given)
+
+
 class EventQuerySet(models.QuerySet):
     def listed(self):
         """The events the home page lists: not archived."""
         return self.filter(archived=False)
-
-    def directed_by(self, user):
-        if user.is_superuser:
-            return self
-        return self.filter(directors=user)
 
 
 class Event(models.Model):
@@ -289,19 +309,7 @@ class Event(models.Model):
 
     @property
     def rules(self) -> RuleSet:
-        return RuleSet(
-            set=self.set_size,
-            engines=tuple(self.engines),
-            tiles_drawn={int(size): drawn for size, drawn in self.tiles_drawn.items()},
-            table_size=self.table_size,
-            game_minutes=self.game_minutes,
-            round_in_progress=self.round_in_progress,
-            double_blank_points=self.double_blank_points,
-            advancement_tie=self.advancement_tie,
-            medal_tie=self.medal_tie,
-            infraction_penalty=self.infraction_penalty,
-            infraction_scope=self.infraction_scope,
-        )
+        return rule_set({field: getattr(self, field) for field in RULE_FIELDS.values()})
 
     @property
     def finals_options(self) -> FinalsOptions:
@@ -363,8 +371,6 @@ class PlayerQuerySet(models.QuerySet):
     def matching(self, text: str):
         """The players whose name contains ``text``, without case, accents, punctuation or
         spaces ("obrien" and "O’Brien" find O'Brien)."""
-        from tournament.text import name_key
-
         key = name_key(text)
         return self.filter(search_key__contains=key) if key else self
 
@@ -499,8 +505,6 @@ class Stage(models.Model):
     def title(self) -> str:
         """The stage's name as a reader sees it: a name the site made in the active language,
         a name a director typed as typed (one typed over the site's in the admin, too)."""
-        from tournament.stage_names import recognise, say
-
         if self.auto_name and recognise(self.name, self.kind, self.division):
             return say(self.auto_name, self) or self.name
         return self.name

@@ -37,10 +37,11 @@ class RoundTaken(RoundRejected):
         self.saved = saved
 
 
-def _locked(table: Table) -> Table:
-    """Lock the event, then the table row: one write at a time per event, in one order.
+def lock_table(table: Table) -> Table:
+    """Lock the event, then the table row: one write at a time per event, in one order (a
+    round, an infraction, a phone's report). The table read again, with its stage and event.
 
-    A table that no longer exists (the stage's seating was drawn again) refuses the round.
+    A table that no longer exists (the stage's seating was drawn again) refuses the write.
     """
     table.stage.event.locked()
     try:
@@ -123,7 +124,7 @@ def record_round(
     a second player's confirmation; ``entered``: what else the round records of the phone (its
     player and fingerprint, scoring.services.table_entry.Phone.entered).
     """
-    table = _locked(table)
+    table = lock_table(table)
     earlier = claim(key, user)
     if earlier is not None:
         saved = Round.objects.filter(pk=earlier.outcome.get("round")).first()
@@ -248,7 +249,7 @@ def end_game(table: Table, rounds_shown: int, user, key: str | None = None) -> T
     ``rounds_shown``: the rounds the page showed; a round typed meanwhile by another device
     refuses the mark (the page is out of date) rather than ending the game on the wrong round.
     """
-    table = _locked(table)
+    table = lock_table(table)
     if claim(key, user) is None:
         _end(table, rounds_shown, user)
     return table
@@ -292,7 +293,7 @@ def reopen_game(table: Table, user, reason: str) -> Table:
     """A director takes back a table's "game over" mark (the stage still open), with a reason."""
     if not reason.strip():
         raise _refuse(_("Give the reason."))
-    table = _locked(table)
+    table = lock_table(table)
     if table.stage.closed:
         raise _refuse(_("This stage is closed."))
     if table.game_over_after is None:
@@ -320,7 +321,7 @@ def correct_round(
     """
     if not reason.strip():
         raise _refuse(_("Give the reason for the correction."))
-    table = _locked(round.table)
+    table = lock_table(round.table)
     if claim(key, user) is not None:
         return []
     sheet = table_sheet(table)
@@ -386,7 +387,7 @@ def remove_round(round: Round, user, reason: str, key: str | None = None) -> Non
     """
     if not (reason or "").strip():
         raise _refuse(_("Give the reason for removing the round."))
-    table = _locked(round.table)
+    table = lock_table(round.table)
     if claim(key, user) is not None:
         return
     sheet = table_sheet(table)

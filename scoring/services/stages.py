@@ -29,6 +29,7 @@ from scoring.results import (
     table_division,
 )
 from scoring.services.rounds import store_totals
+from scoring.sheets import stage_sheets
 from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
@@ -154,8 +155,6 @@ def close_stage(stage: Stage, user) -> list[Stage]:
     stage = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
     if stage.closed:
         raise AdvanceError(_("%(s)s is already closed.") % {"s": stage.title})
-    from scoring.sheets import stage_sheets
-
     sheets = stage_sheets(stage)
     if not sheets:
         raise AdvanceError(_("Nobody is seated in %(s)s.") % {"s": stage.title})
@@ -276,8 +275,6 @@ def apply_correction(stage: Stage, division: str, user, key: str | None = None) 
         raise AdvanceError(
             _("The seating of %(s)s already matches who advances.") % {"s": stage.title}
         )
-    from scoring.models import Round
-
     seats = {s.player_id: s for s in conflict.seats}
     changed: set[int] = set()
     for leaving, coming in zip(conflict.out, conflict.in_, strict=False):

@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 
 from scoring.models import CodeTries, InfractionKind, InfractionReport, Round, TableDevice
 from scoring.services.infractions import current_engine, log_infraction
-from scoring.services.rounds import _locked, _refuse, store_totals, take_off_last_round
+from scoring.services.rounds import _refuse, lock_table, store_totals, take_off_last_round
+from scoring.services.stages import settle_playoff
 from scoring.sheets import table_sheet
 from tournament.history import claim, log_action, settle
 from tournament.models import (
@@ -250,7 +251,7 @@ def confirm_round(round: Round, *, user=None, phone: Phone | None = None) -> boo
     confirms a round entered from a phone. False when it was confirmed already (a repeat
     confirms once)."""
     with transaction.atomic():
-        table = _locked(round.table)
+        table = lock_table(round.table)
         round = Round.objects.filter(pk=round.pk, table=table).first()
         if round is None:
             raise _refuse(_("This round was sent back or removed meanwhile."))
@@ -287,8 +288,6 @@ def confirm_round(round: Round, *, user=None, phone: Phone | None = None) -> boo
             **({"phone": phone.player.name} if phone and phone.player else {}),
         )
         if table.stage.kind == StageKind.PLAYOFF:  # confirmed, the playoff's round decides
-            from scoring.services.stages import settle_playoff
-
             settle_playoff(table.stage)
     return True
 
@@ -302,7 +301,7 @@ def send_back(
     if not note:
         raise _refuse(_("Say what is wrong with the round, for the player who entered it."))
     with transaction.atomic():
-        table = _locked(round.table)
+        table = lock_table(round.table)
         if claim(key, user) is not None:
             return
         round = Round.objects.filter(pk=round.pk, table=table).first()
@@ -338,7 +337,7 @@ def send_back(
 def reissue_code(table: Table, user) -> Table:
     """A director gives the table a new code: phones that opened the old one are shut out."""
     with transaction.atomic():
-        table = _locked(table)
+        table = lock_table(table)
         table.code = new_table_code()
         table.save(update_fields=["code"])
         table.devices.all().delete()
@@ -412,7 +411,7 @@ def report_infraction(
     """A phone at the table reports an infraction; a director logs or dismisses it. Returns
     the report (the same one for a repeated form)."""
     with transaction.atomic():
-        table = _locked(table)
+        table = lock_table(table)
         earlier = claim(key, None)
         if earlier is not None:
             return InfractionReport.objects.get(pk=earlier.outcome["report"])
@@ -448,7 +447,7 @@ def handle_report(report: InfractionReport, user, *, log: bool) -> bool:
     """A director logs a reported infraction (the event's penalty applies) or dismisses it.
     False when it was handled already (a second device, a double tap)."""
     with transaction.atomic():
-        table = _locked(report.table)
+        table = lock_table(report.table)
         report = InfractionReport.objects.select_for_update().get(pk=report.pk)
         if not report.open:
             return False

@@ -3,6 +3,10 @@ a free slug), edit, archive, delete, and a scorekeeper given tables."""
 
 from __future__ import annotations
 
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy
@@ -113,11 +117,6 @@ def assign_scorekeeper(event: Event, username: str, tables, by=None) -> tuple[ob
 
     Returns the user and, for a new login, its password (shown once to the director).
     """
-    import secrets
-
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-
     user, created = get_user_model().objects.get_or_create(username=username)
     password = None
     if created:

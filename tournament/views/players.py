@@ -35,6 +35,7 @@ from tournament.services.players import (
     edit_player,
     has_played,
 )
+from tournament.services.seating import reinstate_player, seat_late_arrival, withdraw_player
 
 
 class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
@@ -177,8 +178,6 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
         return ctx
 
     def post(self, request, *args, **kwargs):
-        from tournament.services.seating import reinstate_player, seat_late_arrival, withdraw_player
-
         player = self.player
         if "withdraw" in request.POST:
             form = WithdrawForm(request.POST)

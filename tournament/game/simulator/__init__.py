@@ -1,6 +1,6 @@
 """A faithful simulator of Mexican Train rounds (NVSO rules, 000 where NVSO is silent).
 
-Plain Python, no Django: ``tiles`` (the set, pips, the deal), ``table`` (the position),
+Plain Python, no Django: ``tiles`` (the set, pips, the deal), ``position`` (a round in play),
 ``moves`` (what is legal, in one place, and making a move), ``strategies`` (how a simulated
 player chooses), ``play`` (a round, a game, how long rounds take), ``stats`` (figures over many
 rounds, ``python -m tournament.game.simulator.stats``).
@@ -18,8 +18,8 @@ from tournament.game.simulator.play import (
     round_minutes,
     rounds_in_time,
 )
+from tournament.game.simulator.position import BLOCKED, DOMINO, Position, Train
 from tournament.game.simulator.strategies import STRATEGIES, highest_first, keep_train
-from tournament.game.simulator.table import BLOCKED, DOMINO, Table, Train
 from tournament.game.simulator.tiles import DealError, deal, hand_pips
 
 __all__ = [
@@ -31,7 +31,7 @@ __all__ = [
     "Play",
     "RoundResult",
     "TimedGame",
-    "Table",
+    "Position",
     "Train",
     "apply",
     "deal",

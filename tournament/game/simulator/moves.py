@@ -46,14 +46,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournament.game.simulator.table import BLOCKED, DOMINO, Table
+from tournament.game.simulator.position import BLOCKED, DOMINO, Position
 from tournament.game.simulator.tiles import Tile, is_double
 
 
 @dataclass(frozen=True)
 class Play:
     tile: Tile  # by name, (low, high)
-    train: int  # index in Table.trains (seats, then the Mexican train)
+    train: int  # index in Position.trains (seats, then the Mexican train)
 
 
 @dataclass(frozen=True)
@@ -74,110 +74,110 @@ class IllegalMove(ValueError):
     """A move the rules do not allow in this position; the message says why."""
 
 
-def eligible_trains(table: Table) -> list[int]:
+def eligible_trains(position: Position) -> list[int]:
     """The trains the player to move may use when no double restricts play (rule 1)."""
-    me = table.player
-    return [i for i, t in enumerate(table.trains) if t.owner in (None, me) or t.marked]
+    me = position.player
+    return [i for i, t in enumerate(position.trains) if t.owner in (None, me) or t.marked]
 
 
-def legal_plays(table: Table) -> list[Play]:
+def legal_plays(position: Position) -> list[Play]:
     """Every tile the player to move may lay, and where (rules 1, 5, 6, 7)."""
-    if table.ending:
+    if position.ending:
         return []
-    hand = table.hands[table.player]
-    live = table.live_doubles()
-    trains = table.trains
-    if table.owes:
+    hand = position.hands[position.player]
+    live = position.live_doubles()
+    trains = position.trains
+    if position.owes:
         # After a double this turn: more doubles on eligible trains that do not end in an open
         # double; the closing tile on the first double still open (rule 5), or, if none of them
         # can be satisfied any more, on a free eligible train (rule 7).
-        free = [i for i in eligible_trains(table) if i not in table.open_doubles]
+        free = [i for i in eligible_trains(position) if i not in position.open_doubles]
         plays = [Play(t, i) for t in hand if is_double(t) for i in free if trains[i].end in t]
         closing = live[:1] or free
         plays += [
             Play(t, i) for t in hand if not is_double(t) for i in closing if trains[i].end in t
         ]
         return plays
-    targets = live[:1] or eligible_trains(table)
+    targets = live[:1] or eligible_trains(position)
     return [Play(t, i) for t in hand for i in targets if trains[i].end in t]
 
 
-def legal_moves(table: Table) -> list[Move]:
+def legal_moves(position: Position) -> list[Move]:
     """What the player to move may do now: play (rule 2), else draw once (rule 3), else mark."""
-    if table.ending:
+    if position.ending:
         return []
-    plays = legal_plays(table)
+    plays = legal_plays(position)
     if plays:
         return plays
-    if table.boneyard and not table.drew:
+    if position.boneyard and not position.drew:
         return [DRAW]
     return [MARK]
 
 
-def apply(table: Table, move: Move) -> None:
+def apply(position: Position, move: Move) -> None:
     """Make ``move`` for the player to move; raises ``IllegalMove`` if the rules forbid it."""
-    if table.ending:
-        raise IllegalMove(f"The round is over ({table.ending}).")
-    allowed = legal_moves(table)
+    if position.ending:
+        raise IllegalMove(f"The round is over ({position.ending}).")
+    allowed = legal_moves(position)
     if move not in allowed:
         raise IllegalMove(f"{move} is not allowed here; allowed: {allowed}")
     if isinstance(move, Play):
-        _play(table, move)
+        _play(position, move)
     elif isinstance(move, Draw):
-        table.hands[table.player].append(table.boneyard.pop())
-        table.drew = table.changed = True
+        position.hands[position.player].append(position.boneyard.pop())
+        position.drew = position.changed = True
     else:
-        train = table.trains[table.player]
-        table.changed = table.changed or not train.marked
+        train = position.trains[position.player]
+        position.changed = position.changed or not train.marked
         train.marked = True
-        _end_turn(table)
+        _end_turn(position)
 
 
-def _play(table: Table, move: Play) -> None:
-    me = table.player
-    table.hands[me].remove(move.tile)
-    train = table.trains[move.train]
+def _play(position: Position, move: Play) -> None:
+    me = position.player
+    position.hands[me].remove(move.tile)
+    train = position.trains[move.train]
     a, b = move.tile
     out = b if a == train.end else a
     train.tiles.append((train.end, out))
     train.end = out
-    if move.train in table.open_doubles:  # the tile satisfies that double
-        table.open_doubles.remove(move.train)
+    if move.train in position.open_doubles:  # the tile satisfies that double
+        position.open_doubles.remove(move.train)
     if train.owner == me:  # rule 4
         train.marked = False
-    table.drew = False
-    table.changed = True
+    position.drew = False
+    position.changed = True
     if is_double(move.tile):
-        table.open_doubles.append(move.train)
-        table.owes = True
-    if not table.hands[me]:
-        table.ending = DOMINO  # rule 8, "even if it is a double"
+        position.open_doubles.append(move.train)
+        position.owes = True
+    if not position.hands[me]:
+        position.ending = DOMINO  # rule 8, "even if it is a double"
     elif not is_double(move.tile):
-        _end_turn(table)
+        _end_turn(position)
 
 
-def _end_turn(table: Table) -> None:
-    table.quiet = 0 if table.changed else table.quiet + 1
-    table.owes = table.drew = table.changed = False
-    table.turns += 1
-    table.player = (table.player + 1) % table.players
-    if not table.boneyard and table.quiet >= table.players:
-        table.ending = BLOCKED  # rule 8: every player in turn could do nothing
+def _end_turn(position: Position) -> None:
+    position.quiet = 0 if position.changed else position.quiet + 1
+    position.owes = position.drew = position.changed = False
+    position.turns += 1
+    position.player = (position.player + 1) % position.players
+    if not position.boneyard and position.quiet >= position.players:
+        position.ending = BLOCKED  # rule 8: every player in turn could do nothing
 
 
-def stalled(table: Table) -> bool:
+def stalled(position: Position) -> bool:
     """Whether the boneyard is empty and no player could lay a tile on their own turn in this
     position: "completely stalled" (NVSO E), read from the position rather than from the count
     of quiet turns that ends a round in play."""
-    if table.boneyard:
+    if position.boneyard:
         return False
-    for seat in range(table.players):
-        probe = Table(
-            table.engine,
-            table.hands,
-            table.boneyard,
-            table.trains,
-            list(table.open_doubles),
+    for seat in range(position.players):
+        probe = Position(
+            position.engine,
+            position.hands,
+            position.boneyard,
+            position.trains,
+            list(position.open_doubles),
             player=seat,
         )
         if legal_plays(probe):

@@ -9,11 +9,11 @@ from itertools import accumulate
 
 from tournament.game.rules import RuleSet
 from tournament.game.simulator.moves import Move, Play, apply, legal_moves
+from tournament.game.simulator.position import DOMINO, Position
 from tournament.game.simulator.strategies import Strategy, keep_train
-from tournament.game.simulator.table import DOMINO, Table
 from tournament.game.simulator.tiles import deal, hand_pips
 
-Watch = Callable[[Table, Move], None]
+Watch = Callable[[Position, Move], None]
 
 
 @dataclass(frozen=True)
@@ -39,30 +39,30 @@ class RoundResult:
 
 
 def play_out(
-    table: Table,
+    position: Position,
     strategies: Sequence[Strategy],
     double_blank_points: int = 0,
     watch: Watch | None = None,
 ) -> RoundResult:
-    """Play ``table`` to the end of the round: each player's strategy picks among the plays the
-    rules allow; drawing and marking are forced. ``watch(table, move)`` sees every move made."""
+    """Play ``position`` to the end of the round: each player's strategy picks among the plays the
+    rules allow; drawing and marking are forced. ``watch(position, move)`` sees every move made."""
     moves = 0
-    while not table.ending:
-        allowed = legal_moves(table)
+    while not position.ending:
+        allowed = legal_moves(position)
         move = allowed[0]
         if isinstance(move, Play) and len(allowed) > 1:
-            move = strategies[table.player](table, allowed)
-        apply(table, move)
+            move = strategies[position.player](position, allowed)
+        apply(position, move)
         moves += 1
         if watch:
-            watch(table, move)
-    winner = table.player if table.ending == DOMINO else None
+            watch(position, move)
+    winner = position.player if position.ending == DOMINO else None
     return RoundResult(
-        engine=table.engine,
-        pips=tuple(hand_pips(h, double_blank_points) for h in table.hands),
-        ending=table.ending,
+        engine=position.engine,
+        pips=tuple(hand_pips(h, double_blank_points) for h in position.hands),
+        ending=position.ending,
         winner=winner,
-        turns=table.turns + (1 if winner is not None else 0),
+        turns=position.turns + (1 if winner is not None else 0),
         moves=moves,
     )
 
@@ -82,9 +82,9 @@ def play_round(
     cannot deal such a table.
     """
     hands, boneyard = deal(rules, engine, players, rng)
-    table = Table.start(engine, hands, boneyard, starter=starter)
+    position = Position.start(engine, hands, boneyard, starter=starter)
     strategies = list(strategies or [keep_train] * players)
-    return play_out(table, strategies, rules.double_blank_points, watch)
+    return play_out(position, strategies, rules.double_blank_points, watch)
 
 
 def play_game(

@@ -1,6 +1,6 @@
 """How a simulated player chooses among the plays the rules allow. No Django here.
 
-A strategy is a function ``(table, plays) -> Play``; it is only asked when the rules leave a
+A strategy is a function ``(position, plays) -> Play``; it is only asked when the rules leave a
 choice (``moves.legal_plays`` gave more than one play) and must return one of ``plays``.
 Ties are broken by a fixed order, so a seeded round plays the same way every time.
 
@@ -18,10 +18,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from tournament.game.simulator.moves import Play
-from tournament.game.simulator.table import Table
+from tournament.game.simulator.position import Position
 from tournament.game.simulator.tiles import Tile, is_double
 
-Strategy = Callable[[Table, Sequence[Play]], Play]
+Strategy = Callable[[Position, Sequence[Play]], Play]
 
 PLAN_BUDGET = 100  # tiles tried when planning a personal train (a longer search plays no better)
 
@@ -30,9 +30,9 @@ def _fixed_order(play: Play) -> tuple:
     return (play.tile, -play.train)
 
 
-def highest_first(table: Table, plays: Sequence[Play]) -> Play:
+def highest_first(position: Position, plays: Sequence[Play]) -> Play:
     """The play that sheds the most pips; on a tie, one's own train, then the Mexican train."""
-    me, mexican = table.player, table.mexican
+    me, mexican = position.player, position.mexican
 
     def score(p: Play):
         return (sum(p.tile), p.train == me, p.train == mexican, _fixed_order(p))
@@ -80,11 +80,11 @@ def planned_train(hand: Sequence[Tile], end: int, budget: int = PLAN_BUDGET) -> 
     return list(_plan(tuple(sorted(hand)), end, budget))
 
 
-def keep_train(table: Table, plays: Sequence[Play]) -> Play:
+def keep_train(position: Position, plays: Sequence[Play]) -> Play:
     """Extras elsewhere first, the planned personal train kept going, highest pips first."""
-    me = table.player
-    hand = table.hands[me]
-    own = table.trains[me]
+    me = position.player
+    hand = position.hands[me]
+    own = position.trains[me]
     plan = planned_train(hand, own.end)
     planned = set(plan)
     numbers_held = {}
@@ -95,7 +95,7 @@ def keep_train(table: Table, plays: Sequence[Play]) -> Play:
 
     def score(p: Play):
         tile, on_own = p.tile, p.train == me
-        if table.owes:
+        if position.owes:
             rank = 0 if is_double(tile) else 1  # close the double of this turn
         elif is_double(tile) and numbers_held.get(tile[0]):
             rank = 5  # a double with its closing tile in hand: two tiles this turn

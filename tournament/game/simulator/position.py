@@ -1,8 +1,8 @@
-"""The table during a round: hands, boneyard, the personal trains and the Mexican train,
-markers, the doubles waiting to be satisfied, whose turn it is. No Django here.
+"""The position of a round in play: hands, boneyard, the personal trains and the Mexican
+train, markers, the doubles waiting to be satisfied, whose turn it is. No Django here.
 
 ``tournament/game/simulator/moves.py`` says what may be done next and does it; this module only
-holds the position (and builds one for a test: ``Table.build``).
+holds the position (and builds one for a test: ``Position.build``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Train:
 
 
 @dataclass
-class Table:
+class Position:
     """A round in progress.
 
     - ``trains``: one personal train per seat (index = seat), then the Mexican train (last).
@@ -71,7 +71,7 @@ class Table:
 
     @classmethod
     def start(cls, engine: int, hands: list[list[Tile]], boneyard: list[Tile], starter: int = 0):
-        """The table just after the deal: every train empty, ``starter`` to play."""
+        """The position just after the deal: every train empty, ``starter`` to play."""
         n = len(hands)
         trains = [Train(owner=seat, end=engine) for seat in range(n)] + [Train(None, engine)]
         return cls(engine, [list(h) for h in hands], list(boneyard), trains, player=starter)
@@ -87,16 +87,16 @@ class Table:
         open_doubles: list[int | str] | None = None,
         player: int = 0,
         highest: int | None = None,
-    ) -> Table:
+    ) -> Position:
         """A constructed position (for tests): trains by seat, or ``"mexican"``, as chains of
         tiles from the engine; the boneyard is every tile not placed unless given.
 
         ``open_doubles`` defaults to the trains ending in a double, in train order.
         """
-        table = cls.start(engine, hands, boneyard or [], starter=player)
+        position = cls.start(engine, hands, boneyard or [], starter=player)
         mexican = len(hands)
         for key, chain in (trains or {}).items():
-            train = table.trains[mexican if key == "mexican" else key]
+            train = position.trains[mexican if key == "mexican" else key]
             for tile in chain:
                 a, b = tile
                 if train.end not in tile:
@@ -105,16 +105,16 @@ class Table:
                 train.tiles.append((train.end, out))
                 train.end = out
         for seat in marked:
-            table.trains[seat].marked = True
+            position.trains[seat].marked = True
         if open_doubles is None:
-            table.open_doubles = [i for i, t in enumerate(table.trains) if t.ends_in_double]
+            position.open_doubles = [i for i, t in enumerate(position.trains) if t.ends_in_double]
         else:
-            table.open_doubles = [mexican if k == "mexican" else k for k in open_doubles]
+            position.open_doubles = [mexican if k == "mexican" else k for k in open_doubles]
         if boneyard is None:
-            placed = set(table.tiles_placed())
+            placed = set(position.tiles_placed())
             highest = max(engine, *(max(t) for t in placed)) if highest is None else highest
-            table.boneyard = [t for t in full_set(highest) if t not in placed]
-        return table
+            position.boneyard = [t for t in full_set(highest) if t not in placed]
+        return position
 
     # -- reading the position -----------------------------------------------------------------
     @property
