@@ -205,9 +205,7 @@ class TableSheet:
         mine: dict[int, list[Infraction]] = {p.pk: [] for p in self.players}
         for infraction in self.infractions:
             mine.setdefault(infraction.player_id, []).append(infraction)
-        return [
-            (p, counted(i.action for i in mine[p.pk]), mine[p.pk]) for p in self.players
-        ]
+        return [(p, counted(i.action for i in mine[p.pk]), mine[p.pk]) for p in self.players]
 
     @property
     def infraction_counts(self) -> dict[int, int]:
