@@ -93,7 +93,7 @@ BAD: Any = Bad()
 
 
 def _ok(*values: Any) -> bool:
-    return not any(isinstance(v, Bad) for v in values)
+    return Bad not in map(type, values)
 
 
 def _given(value: Any, default: Any = None) -> Any:

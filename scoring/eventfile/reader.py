@@ -238,12 +238,12 @@ def _shape(errors: Errors, data: dict) -> tuple[Any, frozenset[tuple]]:
         return EventFile.model_validate(data), frozenset()
     except ValidationError as refused:
         details = refused.errors(include_url=False)
+    for detail in details:
+        errors.add(*_located(detail))  # stops at MAX_ERRORS
     broken: set[tuple] = set()
     for detail in details:
         loc = detail["loc"]
         broken.update(loc[:n] for n in range(len(loc) + 1))
-    for detail in details:
-        errors.add(*_located(detail))
     exact = frozenset(detail["loc"] for detail in details)
     return _salvage(EventFile, data, (), broken, exact), frozenset(broken)
 
