@@ -728,3 +728,22 @@ def test_the_error_list_is_also_a_message():
     assert error.errors == ["players[0].id: cannot be empty"]
     assert str(error) == "The event file has 1 error:\nplayers[0].id: cannot be empty"
     assert eventfile.EventFileError is EventFileError
+
+
+def test_an_empty_tiles_drawn_is_refused_on_the_import_page_not_a_crash(director_client):
+    # Once a 500: the tables were checked with the smallest table of no tiles drawn at all.
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.concurrency import form_key
+
+    content = json.dumps(changed(lambda d: rules(d).update(tiles_drawn={}))).encode()
+    before = row_counts()
+    key = form_key(director_client.get("/director/import/"))
+    page = director_client.post(
+        "/director/import/", {"file": SimpleUploadedFile("e.json", content), "once": key}
+    )
+    assert page.status_code == 200
+    assert (
+        "<code>event.rules.tiles_drawn</code>: Give the tiles drawn for at least one table size"
+    ) in page.content.decode()
+    assert row_counts() == before

@@ -306,7 +306,9 @@ def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | N
         return ruleset, fields
     # The tables and rounds are still checked when only the time limit or the usual table
     # size is wrong, not when the set, engines, tiles drawn or double-blank are.
-    for_tables = replace(ruleset, game_minutes=None, table_size=min(ruleset.tiles_drawn))
+    for_tables = replace(
+        ruleset, game_minutes=None, table_size=min(ruleset.tiles_drawn, default=ruleset.table_size)
+    )
     if for_tables.problems() or not (tiles_complete and _ok(engines, double_blank)):
         return None, fields
     timed = replace(for_tables, game_minutes=ruleset.game_minutes)
