@@ -14,11 +14,12 @@ from scoring.sheets import TableSheet, event_sheets
 from tournament.game import awards, finals
 from tournament.game.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
+from tournament.refusals import Refusal
 
 ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
 
-class AdvanceError(Exception):
+class AdvanceError(Refusal):
     """A stage cannot be closed or the next one seated yet; the message says why."""
 
 

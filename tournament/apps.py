@@ -7,4 +7,9 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Tournament")
 
     def ready(self):
+        from django.utils.translation import gettext
+
         from tournament import checks  # noqa: F401 (registers the site's system checks)
+        from tournament.game import message
+
+        message.translate_with(gettext)  # the game's messages and refusals: the reader's language

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 from django.views.generic import FormView, TemplateView
 
 from tournament import hall
+from tournament.mixins import RefusalMixin
 from tournament.models import HallLoginCode
 from tournament.refusals import Refused
 from tournament.services.hall_login import (
@@ -79,7 +80,7 @@ def pending_codes():
 # -- the pages ---------------------------------------------------------------------------------
 
 
-class HallLoginView(auth_views.LoginView):
+class HallLoginView(RefusalMixin, auth_views.LoginView):
     """Django's log-in page; from the hall's network under HALL, the right password leads to
     the code page instead of logging in."""
 
@@ -89,8 +90,8 @@ class HallLoginView(auth_views.LoginView):
         user = form.get_user()
         try:
             code = start_hall_login(user, self.request.META["REMOTE_ADDR"])
-        except CodeRefused as refused:
-            form.add_error(None, str(refused))
+        except CodeRefused as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         self.request.session[PENDING] = {
             "code": code.pk,
@@ -120,7 +121,7 @@ class CodeForm(forms.Form):
         return code
 
 
-class LoginCodeView(FormView):
+class LoginCodeView(RefusalMixin, FormView):
     """The phone's second step: the code from the laptop's screen."""
 
     form_class = CodeForm
@@ -136,12 +137,12 @@ class LoginCodeView(FormView):
         address = self.request.META.get("REMOTE_ADDR", "")
         try:
             user = use_hall_login_code(self.pending["code"], address, form.cleaned_data["code"])
-        except CodeRefused as refused:
-            if refused.start_again:
+        except CodeRefused as refusal:
+            if refusal.start_again:
                 del self.request.session[PENDING]
-            form.add_error("code", str(refused))
+            self.refused(refusal, form, "code")
             return self.render_to_response(
-                self.get_context_data(form=form, start_again=refused.start_again)
+                self.get_context_data(form=form, start_again=refusal.start_again)
             )
         pending = self.request.session.pop(PENDING)
         login(self.request, user, backend=pending["backend"])

@@ -25,6 +25,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from tournament.refusals import Refusal
 from tournament.text import bad_character, name_key, search_key, without_bidi_controls
 
 MAX_ROWS = 5000  # players' rows in a list
@@ -50,7 +51,7 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # the old .xls
 _UTF8_SHAPE = re.compile(rb"[\xc2-\xf4][\x80-\xbf]")
 
 
-class ReadError(ValueError):
+class ReadError(Refusal, ValueError):
     """The file cannot be read as a list; the message says why and what to do."""
 
 

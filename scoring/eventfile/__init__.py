@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from scoring.eventfile.checks import Plan
 from scoring.eventfile.errors import EventFileError
 from scoring.eventfile.exporter import dumps, export_event, player_ids
@@ -98,6 +100,8 @@ def import_event(
     step("checking")
     plan = validate(data_or_text)
     if slug is not None and Event.objects.filter(slug=slug).exists():
-        raise EventFileError.at([("event", f"an event with the short name {slug!r} exists")])
+        raise EventFileError.at(
+            [("event", _("an event with the short name %(slug)r exists") % {"slug": slug})]
+        )
     step("writing")
     return write_event(plan, director=director, slug=slug)

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 from scoring.eventfile import dumps, export_event
 from scoring.models import Backup
 from tournament.models import Event, Stage
+from tournament.refusals import Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +40,8 @@ CLOSED_MARK = "-closed"
 EXPORT_TRIES = 5  # an export that raced a write is done again, to hold one moment of the event
 
 
-class BackupFailed(Exception):
-    pass
+class BackupFailed(Refusal):
+    """No backup was written; the message says why and what to do."""
 
 
 def backup_folder() -> Path:

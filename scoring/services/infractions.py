@@ -6,7 +6,6 @@ infractions in the game (that table of that stage), asks it, and saves the outco
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,13 +16,13 @@ from scoring.sheets import TableSheet, table_sheet
 from tournament.game.infractions import PER_GAME, action_for
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Table
-from tournament.refusals import Refused
+from tournament.refusals import Refused, ValidationRefusal
 
 NOTE_MAX = Infraction._meta.get_field("note").max_length
 REASON_MAX = Infraction._meta.get_field("change_reason").max_length
 
 
-class InfractionRejected(ValidationError):
+class InfractionRejected(ValidationRefusal):
     """Nothing was saved; ``message_dict`` says which field is wrong and why."""
 
 

@@ -14,16 +14,25 @@ from tournament.clock import entry_after_time
 from tournament.game.rules import RoundErrors, round_errors
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Seat, StageKind, Table
+from tournament.refusals import Refusal
 from tournament.services.admin import IdOf, delete_rows
 from tournament.text import translated
 
 
-class RoundRejected(Exception):
+class RoundRejected(Refusal):
     """The round was not saved; ``errors`` says which field is wrong and why."""
 
     def __init__(self, errors: RoundErrors):
-        super().__init__("; ".join(errors.whole + [m for ms in errors.fields.values() for m in ms]))
+        super().__init__("; ".join(self.reasons(errors)))
         self.errors = errors
+
+    @staticmethod
+    def reasons(errors: RoundErrors) -> list[str]:
+        return errors.whole + [m for ms in errors.fields.values() for m in ms]
+
+    def texts(self) -> list[str]:
+        """Each reason apart (the whole round's, then each player's), as a page shows them."""
+        return self.reasons(self.errors)
 
 
 class RoundTaken(RoundRejected):

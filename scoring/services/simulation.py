@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.models import Round
 from scoring.services.rounds import RoundRejected, end_game, record_round
@@ -17,12 +18,13 @@ from scoring.sheets import table_sheet
 from tournament.clock import stage_clock
 from tournament.game.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
 from tournament.models import Stage, Table
+from tournament.refusals import Refusal
 from tournament.services.clock import call_time, start_clock
 
 MINUTES_PER_ROUND = 10  # NVSO's 60-minute game holds about six rounds at a table of four
 
 
-class SimulationRefused(Exception):
+class SimulationRefused(Refusal):
     """A simulated round could not be entered; the message names the table, round and why."""
 
 
@@ -72,7 +74,7 @@ def simulate_table(
     try:
         game = play_timed_game(rules, engines, len(players), rng, minutes_per_round, limit, rounds)
     except DealError as why:
-        raise SimulationRefused(f"{table}: {why}") from None
+        raise SimulationRefused(_("%(table)s: %(why)s") % {"table": table, "why": why}) from None
     results = game.rounds
     entered = []
     for i in range(len(sheet.rounds), len(results)):
@@ -82,7 +84,8 @@ def simulate_table(
         except RoundRejected as why:
             shown = ", ".join(f"{p.name} {pips[p.pk]}" for p in players)
             raise SimulationRefused(
-                f"{table}, round {engines[i]}-{engines[i]} ({shown}) was refused: {why}"
+                _("%(table)s, round %(e)s-%(e)s (%(pips)s) was refused: %(why)s")
+                % {"table": table, "e": engines[i], "pips": shown, "why": why}
             ) from None
     return TablePlay(table, results, len(sheet.rounds), entered, tuple(engines))
 

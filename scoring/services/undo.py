@@ -16,9 +16,10 @@ from scoring.results import ADVANCING_KINDS, load_results
 from scoring.services.stages import sync_playoffs
 from tournament.history import changed, claim, log_action
 from tournament.models import ClockEvent, Seat, Stage, StageKind, Table
+from tournament.refusals import Refusal
 
 
-class UndoRefused(Exception):
+class UndoRefused(Refusal):
     """The undo was not done; the message says why (nothing was saved)."""
 
 

@@ -32,7 +32,6 @@ from tournament.services.clock import (
     start_clock,
     undo_call_time,
 )
-from tournament.text import translated
 
 
 def room_clock(stage) -> tuple:
@@ -102,8 +101,8 @@ class ClockControlView(DirectorRequiredMixin, StageMixin, View):
             now = timezone.now()
             try:
                 press(self.stage, request.user, now, posted_key(request))
-            except ClockError as error:
-                messages.error(request, translated(error))
+            except ClockError as refusal:
+                self.refused(refusal)
             else:
                 messages.success(request, done % {"at": clock_time(now)})
         return redirect("standings", self.event.slug, self.stage.number)
@@ -126,8 +125,8 @@ class ClockControlView(DirectorRequiredMixin, StageMixin, View):
                     "%(m)s minutes added: %(left)s left.",
                     int(minutes),
                 ).replace("%(m)s", minutes)
-        except ClockError as error:
-            messages.error(request, translated(error))
+        except ClockError as refusal:
+            self.refused(refusal)
             return
         left = read_clock(self.stage).digits
         messages.success(request, done % {"left": left})

@@ -222,9 +222,8 @@ class EnterRoundView(RoundPageMixin, LoginRequiredMixin, TableMixin, FormView):
             )
         except RoundTaken as taken:
             return self.taken_response(taken)
-        except RoundRejected as rejected:
-            for message in rejected.errors.whole:
-                form.add_error(None, message)
+        except RoundRejected as refusal:
+            self.refused(refusal, form)
             return self.refused_response(form)
         message = _("Round %(e)s-%(e)s saved.") % {"e": saved.engine}
         if form.cleaned_data.get("last"):  # the table as saved: its game marked over now
@@ -265,8 +264,8 @@ class EndGameView(LoginRequiredMixin, TableMixin, View):
             if not re.fullmatch(r"[0-9]{1,3}", shown):
                 raise RoundRejected(RoundErrors(whole=[_("Reload the page and try again.")]))
             table = end_game(self.table, int(shown), request.user, posted_key(request))
-        except RoundRejected as rejected:
-            messages.error(request, str(rejected))
+        except RoundRejected as refusal:
+            self.refused(refusal)
         else:
             messages.success(request, game_over_message(table_sheet(table)))
         return redirect("enter_round", self.event.slug, self.stage.number, self.table.number)
@@ -280,8 +279,8 @@ class ReopenGameView(DirectorRequiredMixin, TableMixin, View):
     def post(self, request, *args, **kwargs):
         try:
             reopen_game(self.table, request.user, request.POST.get("reason", "")[:300])
-        except RoundRejected as rejected:
-            messages.error(request, str(rejected))
+        except RoundRejected as refusal:
+            self.refused(refusal)
         else:
             messages.success(request, _("The table's game is open again."))
         return redirect("enter_round", self.event.slug, self.stage.number, self.table.number)
@@ -339,9 +338,8 @@ class CorrectRoundView(RoundPageMixin, DirectorRequiredMixin, TableMixin, FormVi
                 form.cleaned_data["reason"],
                 key=form.cleaned_data["once"],
             )
-        except RoundRejected as rejected:
-            for message in rejected.errors.whole:
-                form.add_error(None, message)
+        except RoundRejected as refusal:
+            self.refused(refusal, form)
             return self.refused_response(form)
         return self.saved_response(
             ngettext(
@@ -412,8 +410,8 @@ class RemoveRoundView(DirectorRequiredMixin, TableMixin, FormView):
                 form.cleaned_data["reason"],
                 form.cleaned_data["once"],
             )
-        except RoundRejected as rejected:
-            form.add_error(None, str(rejected))
+        except RoundRejected as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         messages.success(self.request, _("Round %(e)s-%(e)s removed.") % {"e": self.round.engine})
         return redirect("enter_round", self.event.slug, self.stage.number, self.table.number)

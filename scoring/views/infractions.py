@@ -106,8 +106,8 @@ class LogInfractionView(LoginRequiredMixin, TableMixin, FormView):
                 self.request.user,
                 key=data["once"],
             )
-        except InfractionRejected as rejected:
-            form.add_error(None, rejected)
+        except InfractionRejected as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         return redirect(f"{self.table.get_absolute_url()}?logged={saved.pk}")
 
@@ -152,8 +152,8 @@ class ChangeInfractionView(DirectorRequiredMixin, EventMixin, FormView):
                 form.cleaned_data["reason"],
                 self.request.user,
             )
-        except InfractionRejected as rejected:
-            form.add_error(None, rejected)
+        except InfractionRejected as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         messages.success(
             self.request,

@@ -39,7 +39,7 @@ from scoring.sheets import TableSheet, stage_sheets, table_sheet
 from scoring.views.results import BracketView, ResultsView, StandingsView, shown_standings
 from scoring.views.seating import SeatingView
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin
-from tournament.refusals import NotFound
+from tournament.refusals import NotFound, Refusal
 
 
 class PdfMixin:
@@ -105,7 +105,7 @@ class TableSheetPdfView(SheetsPdfMixin, TableMixin, TemplateView):
         return f"table-{self.table.number}"
 
 
-class TooManySheets(Exception):
+class TooManySheets(Refusal):
     """A request for more score sheets than one PDF renders in time; the message says how to
     ask for them instead."""
 

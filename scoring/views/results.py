@@ -279,8 +279,8 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             closed = close_and_seat(
                 self.stage, request.user, key, override=request.POST.get("override", "")[:300]
             )
-        except (AdvanceError, RoundRejected) as why:
-            messages.error(request, translated(why))
+        except (AdvanceError, RoundRejected) as refusal:
+            self.refused(refusal)
             return redirect("advance", self.event.slug, self.stage.number)
         messages.success(request, _("%(s)s closed.") % {"s": self.stage.title})
         for playoff in closed.playoffs:
@@ -396,7 +396,7 @@ class SeatingConflictView(DirectorRequiredMixin, StageMixin, TemplateView):
                         request,
                         _("Tables that must replay: %(t)s.") % {"t": ", ".join(map(str, replay))},
                     )
-        except AdvanceError as why:
-            messages.error(request, str(why))
+        except AdvanceError as refusal:
+            self.refused(refusal)
             return redirect(request.get_full_path())
         return redirect("seating", self.event.slug, self.stage.number)

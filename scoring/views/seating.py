@@ -9,7 +9,7 @@ from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.results import previous_tables
 from scoring.services.printing import blank_on_seating
 from tournament.forms import MovePlayerForm
-from tournament.game.seating import DivisionsNotSeated, SeatingError, unusual_sizes
+from tournament.game.seating import SeatingError, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.models import Seat, StageKind
 from tournament.services.seating import clear_seating, move_player, seat_stage
@@ -109,9 +109,6 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 for reason in draw.left_out:
                     messages.warning(request, translated(reason))
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
-        except DivisionsNotSeated as error:
-            for reason in error.reasons:
-                messages.error(request, translated(reason))
-        except SeatingError as error:
-            messages.error(request, translated(error))
+        except SeatingError as refusal:  # DivisionsNotSeated too: one message per division
+            self.refused(refusal)
         return redirect("seating", self.event.slug, self.stage.number)

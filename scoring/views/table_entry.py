@@ -37,7 +37,7 @@ from scoring.services.table_entry import (
 from scoring.sheets import table_sheet
 from scoring.views.entry import EnterRoundView, wants_json
 from tournament.caching import live_context
-from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
+from tournament.mixins import DirectorRequiredMixin, RefusalMixin, TableMixin, posted_key
 from tournament.models import StageKind
 from tournament.security import client_ip
 
@@ -111,7 +111,7 @@ def back_to_table(request, table):
     return redirect("table", stage.event.slug, stage.number, table.number)
 
 
-class TableCodeMixin:
+class TableCodeMixin(RefusalMixin):
     """The table a code opens (or a refusal page before anything else runs)."""
 
     def dispatch(self, request, *args, **kwargs):
@@ -223,8 +223,8 @@ class TerminalRoundMixin(TableCodeMixin):
             return redirect("table_terminal", self.table.code)
         try:
             self.act(round, phone_at(request, self.table))
-        except RoundRejected as why:
-            messages.error(request, str(why))
+        except RoundRejected as refusal:
+            self.refused(refusal)
         return back_to_table(request, self.table)
 
 
@@ -253,8 +253,8 @@ class DirectorConfirmView(DirectorRequiredMixin, TableMixin, View):
         round = get_object_or_404(Round, table=self.table, number=kwargs["round"])
         try:
             confirm_round(round, user=request.user)
-        except RoundRejected as why:
-            messages.error(request, str(why))
+        except RoundRejected as refusal:
+            self.refused(refusal)
         return redirect("table", self.event.slug, self.stage.number, self.table.number)
 
 
@@ -290,8 +290,8 @@ class TerminalReportView(TableCodeMixin, View):
                 device_of(request.session),
                 posted_key(request),
             )
-        except RoundRejected as why:
-            messages.error(request, str(why))
+        except RoundRejected as refusal:
+            self.refused(refusal)
         else:
             messages.success(request, _("Reported: a director will decide."))
         return redirect("table_terminal", self.table.code)
@@ -306,8 +306,8 @@ class DirectorReportView(DirectorRequiredMixin, TableMixin, View):
         report = get_object_or_404(InfractionReport, pk=kwargs["pk"], table=self.table)
         try:
             handle_report(report, request.user, log=request.POST.get("action") == "log")
-        except InfractionRejected as why:
-            messages.error(request, str(why))
+        except InfractionRejected as refusal:
+            self.refused(refusal)
         report.refresh_from_db(fields=["infraction"])
         if report.infraction_id:  # the table page's alert says the penalty, as a direct log's
             return redirect(f"{self.table.get_absolute_url()}?logged={report.infraction_id}")

@@ -56,8 +56,8 @@ class ReopenStageView(DirectorRequiredMixin, StageMixin, FormView):
                 form.cleaned_data["once"],
                 shown=form.cleaned_data["shown"],
             )
-        except UndoRefused as why:
-            form.add_error(None, str(why))
+        except UndoRefused as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         if done is not None:
             message = _("%(s)s is open again: it takes rounds.") % {"s": self.stage.title}
@@ -101,8 +101,8 @@ class RemovePlayoffView(DirectorRequiredMixin, StageMixin, FormView):
                 form.cleaned_data["reason"],
                 form.cleaned_data["once"],
             )
-        except UndoRefused as why:
-            form.add_error(None, str(why))
+        except UndoRefused as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         if removed:
             messages.success(self.request, _("%(s)s removed.") % {"s": name})
@@ -137,8 +137,8 @@ class UncheckInView(DirectorRequiredMixin, EventMixin, FormView):
                 form.cleaned_data["reason"],
                 form.cleaned_data["once"],
             )
-        except UncheckRefused as why:
-            form.add_error(None, str(why))
+        except UncheckRefused as refusal:
+            self.refused(refusal, form)
             return self.form_invalid(form)
         if done:
             messages.success(self.request, _("%(p)s is no longer checked in.") % {"p": self.player})

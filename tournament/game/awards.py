@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from tournament.game.message import Message
+from tournament.game.message import Message, Refusal
 
 GOLD, SILVER, BRONZE = "gold", "silver", "bronze"
 MEDALS = (GOLD, SILVER, BRONZE)
@@ -37,7 +37,7 @@ MEDAL_TIE_RULES = ("nvso", "shared", "playoff")
 _NO_PLAYOFFS: Mapping[str, Sequence[Mapping[Any, int]]] = MappingProxyType({})
 
 
-class PlayoffMismatch(ValueError):
+class PlayoffMismatch(Refusal, ValueError):
     """A scored playoff round that does not fit the ties of the totals given.
 
     Either it was played by other players than the ones tied, or no such round is owed (the

@@ -35,14 +35,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
-from tournament.game.message import Message
+from tournament.game.message import Message, Refusal
 
 ClockState = Literal["not_started", "running", "paused", "time_called", "untimed"]
 
 ZERO = timedelta(0)
 
 
-class ClockError(ValueError):
+class ClockError(Refusal, ValueError):
     """A clock button that cannot be pressed now; the message says why."""
 
 
@@ -186,8 +186,11 @@ class Clock:
         )
         if last is not None and now < last:
             raise ClockError(
-                f"The time given ({now.isoformat()}) is before the clock's last change "
-                f"({last.isoformat()})"
+                Message(
+                    "The time given (%(now)s) is before the clock's last change (%(last)s)",
+                    now=now.isoformat(),
+                    last=last.isoformat(),
+                )
             )
 
     def _check_can_change(self, now: datetime) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
 
-from tournament.game.message import Message
+from tournament.game.message import Message, Refusal
 
 P = TypeVar("P", bound=Hashable)
 
@@ -25,7 +25,7 @@ DOUBLE_BLANK_BONUS = 50
 NVSO_TILES_DRAWN = {2: 15, 3: 15, 4: 15, 5: 15}
 
 
-class RuleSetError(ValueError):
+class RuleSetError(Refusal, ValueError):
     """A rule set that cannot be played; the message says why."""
 
 
@@ -151,7 +151,7 @@ class RuleSet:
     def check(self) -> RuleSet:
         problems = self.problems()
         if problems:
-            raise RuleSetError(" ".join(problems))
+            raise RuleSetError(Message.joined(problems))
         return self
 
     # -- seating bounds ----------------------------------------------------------------------

@@ -6,12 +6,12 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
-from tournament.game.message import Message
+from tournament.game.message import Message, Refusal
 
 P = TypeVar("P", bound=Hashable)
 
 
-class SeatingError(ValueError):
+class SeatingError(Refusal, ValueError):
     """The players cannot be seated under the rule set; the message says why."""
 
 
@@ -89,6 +89,9 @@ class DivisionsNotSeated(SeatingError):
         super().__init__(reasons[0])
         self.reasons = list(reasons)
 
+    def texts(self) -> list[str]:
+        return [reason.translated() for reason in self.reasons]
+
 
 def seatable_divisions(
     groups: Mapping[str, int], sizes_for: Callable[[int], list[int]]
@@ -157,7 +160,7 @@ def deal(
     round the tables like cards, so a group no larger than the number of tables never meets.
     """
     if sum(sizes) != len(players):
-        raise SeatingError("The table sizes do not add up to the players.")
+        raise SeatingError(Message("The table sizes do not add up to the players."))
     rng = rng or random.Random()
     order = list(players)
     rng.shuffle(order)
@@ -197,7 +200,7 @@ def rebalance(tables: Sequence[Sequence[P]], sizes: Sequence[int]) -> list[list[
     fill the tables below theirs. Returns one list per table of ``tables`` (empty: it goes).
     """
     if sum(sizes) != sum(len(t) for t in tables) or len(sizes) > len(tables):
-        raise SeatingError("The table sizes do not fit the players seated.")
+        raise SeatingError(Message("The table sizes do not fit the players seated."))
     staying = sorted(range(len(tables)), key=lambda i: (-len(tables[i]), i))[: len(sizes)]
     target = dict(zip(staying, sorted(sizes, reverse=True), strict=True))
     out = [list(t) if i in target else [] for i, t in enumerate(tables)]

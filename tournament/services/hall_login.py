@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.models import HallLoginCode
+from tournament.refusals import Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +23,7 @@ MAX_WRONG_TRIES = 3  # then the code is void: the password again, and a new code
 CODES_PER_HOUR = 10  # a username's codes an hour: 30 guesses of a million at most
 
 
-class CodeRefused(Exception):
+class CodeRefused(Refusal):
     """A typed code that logs nobody in, with the reason for the person who typed it."""
 
     def __init__(self, message: str, start_again: bool = False):

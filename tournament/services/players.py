@@ -5,12 +5,16 @@ tournament/services/registration.py's."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player
+from tournament.refusals import Refusal, ValidationRefusal
+
+
+class PlayerRefused(ValidationRefusal):
+    """The player was not added, changed or deleted; per field when a field is the reason."""
 
 
 @transaction.atomic
@@ -22,7 +26,7 @@ def add_player(player: Player, user, key: str | None = None) -> Player:
     player.event.locked()
     if player.ref and player.event.players.filter(ref=player.ref).exists():
         # Checked again under the event's lock: the same id typed at two desks at once.
-        raise ValidationError(
+        raise PlayerRefused(
             {"ref": _("Another player of this event has id %(ref)s.") % {"ref": player.ref}}
         )
     player.save()
@@ -48,7 +52,7 @@ def edit_player(player: Player, values: dict, user, key: str | None = None) -> l
     player = Player.objects.select_for_update().get(pk=player.pk)
     ref = values.get("ref", player.ref)
     if ref and event.players.filter(ref=ref).exclude(pk=player.pk).exists():
-        raise ValidationError(
+        raise PlayerRefused(
             {"ref": _("Another player of this event has id %(ref)s.") % {"ref": ref}}
         )
     changes = []
@@ -94,7 +98,7 @@ def delete_player(event: Event, pk: int, user, key: str | None = None) -> tuple[
     """Delete a player registered by mistake (a repeated row, a wrong name), who has never
     been seated; the history keeps who it was. Returns the player's name, and False when the
     player was deleted already (a double post, a second device): nothing more happens.
-    Refused (``ValidationError``) for a player who was seated; ``Player.DoesNotExist`` for no
+    Refused (``PlayerRefused``) for a player who was seated; ``Player.DoesNotExist`` for no
     player of the event, now or before."""
     event = event.locked()
     earlier = claim(key, user)
@@ -107,7 +111,7 @@ def delete_player(event: Event, pk: int, user, key: str | None = None) -> tuple[
             raise Player.DoesNotExist
         return name, False
     if has_played(player):
-        raise ValidationError(_("%(name)s has played: withdraw instead.") % {"name": player.name})
+        raise PlayerRefused(_("%(name)s has played: withdraw instead.") % {"name": player.name})
     log_action(
         event,
         "player.deleted",
@@ -138,7 +142,7 @@ def check_in(event: Event, player_ids, checked_in: bool, user) -> int:
     return count
 
 
-class UncheckRefused(Exception):
+class UncheckRefused(Refusal):
     """The player stays checked in; the message says why."""
 
 

@@ -4,7 +4,6 @@ player's page (edit, withdraw, reinstate, a late arrival) and deleting a player.
 import re
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -28,6 +27,7 @@ from tournament.models import (
     StageKind,
 )
 from tournament.services.players import (
+    PlayerRefused,
     add_player,
     check_in,
     delete_player,
@@ -63,8 +63,8 @@ class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
             player = add_player(
                 form.save(commit=False), request.user, key=form.cleaned_data["once"]
             )
-        except ValidationError as error:
-            form.add_error(None, error)
+        except PlayerRefused as refusal:
+            self.refused(refusal, form)
             return self.render_to_response(self.get_context_data(form=form))
         messages.success(request, _("%(name)s added.") % {"name": player.name})
         return redirect("players", self.event.slug)
@@ -202,8 +202,8 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
                 seat = seat_late_arrival(
                     stage, player, form.cleaned_data["table"], request.user, posted_key(request)
                 )
-            except SeatingError as error:
-                form.add_error(None, str(error))
+            except SeatingError as refusal:
+                self.refused(refusal, form)
                 return self.render_to_response(self.get_context_data(late_form=form))
             messages.success(
                 request,
@@ -216,8 +216,8 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
             values = {f: form.cleaned_data[f] for f in ("name", "ref", "club", "division")}
             try:
                 changes = edit_player(player, values, request.user, form.cleaned_data["once"])
-            except ValidationError as error:
-                form.add_error(None, error)
+            except PlayerRefused as refusal:
+                self.refused(refusal, form)
                 return self.render_to_response(self.get_context_data(form=form))
             if changes:
                 messages.success(request, _("Saved: %(c)s.") % {"c": "; ".join(changes)})
@@ -257,8 +257,8 @@ class PlayerDeleteView(DirectorRequiredMixin, EventMixin, FormView):
             )
         except Player.DoesNotExist:
             raise Http404 from None
-        except ValidationError as error:
-            messages.error(self.request, " ".join(error.messages))
+        except PlayerRefused as refusal:
+            self.refused(refusal)
             return redirect("player_edit", self.event.slug, pk)
         if not deleted:
             return self.already_deleted(name)

@@ -71,7 +71,11 @@ DRAW, MARK = Draw(), Mark()
 
 
 class IllegalMove(ValueError):
-    """A move the rules do not allow in this position; the message says why."""
+    """A move the rules do not allow in this position; the message says why.
+
+    Not a refusal (``tournament.game.message.Refusal``): nobody types a move, the simulator's
+    own players choose among the legal ones, so one raised is a fault of the simulator.
+    """
 
 
 def eligible_trains(position: Position) -> list[int]:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from tournament.game.message import Message, Refusal
 from tournament.game.rules import RuleSet, tile_value
 
 Tile = tuple[int, int]
 
 
-class DealError(ValueError):
+class DealError(Refusal, ValueError):
     """A round that cannot be dealt by the rule set; the message says why."""
 
 
@@ -47,9 +48,13 @@ def hand_pips(hand: Iterable[Tile], double_blank_points: int = 0) -> int:
 def tiles_to_draw(rules: RuleSet, players: int) -> int:
     """Tiles each player draws at a table of ``players`` (the rule set's chart)."""
     if not rules.can_deal(players):
+        sizes = ", ".join(map(str, rules.dealable_sizes))
         raise DealError(
-            f"The rule set deals no table of {players} players "
-            f"(it deals tables of {', '.join(map(str, rules.dealable_sizes)) or 'no size'})."
+            Message(
+                "The rule set deals no table of %(n)s players (it deals tables of %(sizes)s).",
+                n=players,
+                sizes=sizes or Message("no size"),
+            )
         )
     return rules.tiles_drawn[players]
 
@@ -64,7 +69,13 @@ def deal(
     into ... bone piles". F: each later round's engine is set aside the same way.
     """
     if not 0 <= engine <= rules.set:
-        raise DealError(f"Engine {engine} is not a double of the double-{rules.set} set.")
+        raise DealError(
+            Message(
+                "Engine %(engine)s is not a double of the double-%(set)s set.",
+                engine=engine,
+                set=rules.set,
+            )
+        )
     drawn = tiles_to_draw(rules, players)
     tiles = [t for t in full_set(rules.set) if t != (engine, engine)]
     rng.shuffle(tiles)
