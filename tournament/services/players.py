@@ -63,18 +63,24 @@ def edit_player(player: Player, values: dict, user, key: str | None = None) -> l
     if changes:
         old_name = Player.objects.filter(pk=player.pk).values_list("name", flat=True).get()
         player.save()
-        renamed = {"renamed_from": old_name} if old_name != player.name else {}
-        log_action(
-            event,
-            "player.edited",
-            user,
-            player=old_name,
-            player_pk=player.pk,
-            changes="; ".join(changes),
-            **renamed,
-        )
+        log_edited(event, user, player, old_name, changes)
     settle(key, changes=changes)
     return changes
+
+
+def log_edited(event: Event, user, player: Player, old_name: str, changes: list[str]) -> None:
+    """The history's entry for a player edited (by hand or by a list's import): what changed,
+    and the old name when it changed."""
+    renamed = {"renamed_from": old_name} if old_name != player.name else {}
+    log_action(
+        event,
+        "player.edited",
+        user,
+        player=old_name,
+        player_pk=player.pk,
+        changes="; ".join(changes),
+        **renamed,
+    )
 
 
 def has_played(player: Player) -> bool:

@@ -27,6 +27,7 @@ from tournament.registration import (
     read_list,
     stored,
 )
+from tournament.services.players import log_edited
 from tournament.text import name_key
 
 logger = logging.getLogger(__name__)
@@ -138,16 +139,7 @@ def import_registration(
                 old_name = player.name
                 player.name, player.club = e.name, e.club or player.club
                 player.save()
-                renamed = {"renamed_from": old_name} if old_name != player.name else {}
-                log_action(
-                    event,
-                    "player.edited",
-                    user,
-                    player=old_name,
-                    player_pk=player.pk,
-                    changes="; ".join(changes),
-                    **renamed,
-                )
+                log_edited(event, user, player, old_name, changes)
                 changed += 1
             continue
         if not adds_player(e, choices):
