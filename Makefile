@@ -77,10 +77,14 @@ messages: install gettext
 	@msgattrib --only-fuzzy --no-obsolete locale/fr/LC_MESSAGES/django.po | grep -c '^msgid ' \
 	  | awk '{ n = $$1 - 1; print (n > 0 ? n : 0) " fuzzy (msgattrib --only-fuzzy)" }'
 
+# The tests run on every core (pytest-xdist; TEST_WORKERS=0 for one process): each worker
+# has its own test database (test-db.sqlite3_gw0, test_<name>_gw0 on PostgreSQL), live
+# servers and halls on free ports, and a test file's tests stay in one worker (its browser).
+TEST_WORKERS ?= auto
 test: install-dev chromium translations lint
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 # The house's layers (import-linter's contracts in pyproject.toml), ruff's checks and format.
 lint: install-dev

@@ -23,13 +23,20 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 300  # `make hall` may have packages to install first
+PORT_TRIES = 3  # ports tried, when the one chosen is taken before the hall binds it
 LEFT_OUT = ("DEBUG", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL")
 
 
 def free_port() -> int:
+    """A port nothing listens on now. Another process (a live server, a connection of another
+    test worker) may take it before gunicorn binds it: ``Hall`` then starts again on another."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class PortTaken(RuntimeError):
+    """gunicorn could not bind the hall's port: something took it after free_port()."""
 
 
 class Hall:
@@ -54,6 +61,16 @@ class Hall:
         self.process: subprocess.Popen | None = None
 
     def __enter__(self) -> Hall:
+        for _ in range(PORT_TRIES - 1):
+            try:
+                return self._start()
+            except PortTaken:  # between free_port() and gunicorn's bind: another port
+                self.port = free_port()
+                self.env["HOST"] = f"127.0.0.1:{self.port}"
+        return self._start()
+
+    def _start(self) -> Hall:
+        self.output = []
         self.process = subprocess.Popen(  # noqa: S603 (the README's own command)
             ["make", "--no-print-directory", "hall"],  # noqa: S607
             cwd=ROOT,
@@ -63,11 +80,16 @@ class Hall:
             text=True,
             start_new_session=True,
         )
-        threading.Thread(target=self._read, daemon=True).start()
+        reader = threading.Thread(target=self._read, args=(self.process, self.output), daemon=True)
+        reader.start()
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("make hall stopped:\n" + "".join(self.output))
+                reader.join(30)  # all it printed
+                said = "".join(self.output)
+                if f"Connection in use: ('127.0.0.1', {self.port})" in said:
+                    raise PortTaken(said)
+                raise RuntimeError("make hall stopped:\n" + said)
             if "Phones open:" in "".join(self.output):
                 try:
                     if Phone(self.port).get("/healthz")[1] == b"ok":
@@ -78,9 +100,10 @@ class Hall:
         self.__exit__()
         raise RuntimeError("make hall did not answer in time:\n" + "".join(self.output))
 
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            self.output.append(line)
+    @staticmethod
+    def _read(process: subprocess.Popen, output: list[str]) -> None:
+        for line in process.stdout:
+            output.append(line)
 
     def __exit__(self, *exc) -> None:
         if self.process and self.process.poll() is None:

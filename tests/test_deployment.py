@@ -74,9 +74,10 @@ def test_debug_is_off_when_the_environment_does_not_say():
     [
         "",
         "development-only-not-secret",  # the key DEBUG runs with
-        secrets.token_urlsafe(50)[:49],  # too short
+        # Random keys are named: each test worker (pytest-xdist) collects the same tests.
+        pytest.param(secrets.token_urlsafe(50)[:49], id="too-short"),
         "ab" * 30,  # long, but two characters
-        "django-insecure-" + secrets.token_urlsafe(50),  # startproject's kind
+        pytest.param("django-insecure-" + secrets.token_urlsafe(50), id="django-insecure"),
     ],
 )
 def test_production_refuses_to_start_without_a_real_secret_key(key):
