@@ -49,6 +49,24 @@ def empty_cache():
     cache.clear()
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (`make test`), the files that take longest go first: each one starts a
+    Chromium or a `make hall` of its own and runs for minutes, and a worker that took one last
+    would keep the whole run waiting (pytest-xdist hands out whole files, in this order:
+    --dist loadfile --no-loadscope-reorder in pyproject.toml). In one process, the order stays
+    as collected."""
+    if not hasattr(config, "workerinput"):
+        return
+    from tests.hall import Hall
+
+    long_files = {
+        item.path
+        for item in items
+        if "browser" in item.fixturenames or getattr(item.module, "Hall", None) is Hall
+    }
+    items.sort(key=lambda item: item.path not in long_files)  # stable: files stay whole
+
+
 DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
 
 
