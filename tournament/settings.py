@@ -352,7 +352,7 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"  # wide tables scroll alone
 
-# Backups of every event's file after its changes (scoring/backups.py): a folder of the laptop
+# Backups of every event's file after its changes (scoring/services/backups.py): a folder of the laptop
 # or a USB stick's; "off" for none.
 BACKUP_DIR = os.environ.get("BACKUP_DIR") or str(BASE_DIR / "backups")
 BACKUPS_ON = BACKUP_DIR.lower() != "off"
