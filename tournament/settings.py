@@ -352,8 +352,8 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"  # wide tables scroll alone
 
-# Backups of every event's file after its changes (scoring/services/backups.py): a folder of the laptop
-# or a USB stick's; "off" for none.
+# Backups of every event's file after its changes (scoring/services/backups.py): a folder of the
+# laptop or a USB stick's; "off" for none.
 BACKUP_DIR = os.environ.get("BACKUP_DIR") or str(BASE_DIR / "backups")
 BACKUPS_ON = BACKUP_DIR.lower() != "off"
 BACKUP_SECONDS = env_int("BACKUP_SECONDS", 30)  # at most one file per event this often
