@@ -10,7 +10,16 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.game.finals import BIG_FINAL
 from tournament.game.rules import RuleSet, default_engines
-from tournament.models import RULE_FIELDS, Event, Player, Table, rule_set, time_zone_names
+from tournament.models import (
+    FORMAT_FIELDS,
+    RULE_FIELDS,
+    Event,
+    Player,
+    Table,
+    event_format,
+    rule_set,
+    time_zone_names,
+)
 from tournament.registration import ReadError, parse_brackets, paste_sheet, read_list
 from tournament.text import translated
 
@@ -80,6 +89,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             "paper_size",
             "table_entry",
             "time_zone",
+            *FORMAT_FIELDS.values(),
             "finals_top_n",
             "finals_fill_to",
             "finals_big_final",
@@ -100,7 +110,8 @@ class EventForm(OnceMixin, forms.ModelForm):
         self.fields["time_zone"].widget = forms.Select(
             choices=[("", site_zone), *((z, z) for z in time_zone_names())]
         )
-        self.fields["age_on"].required = False  # older forms do not send it: the default
+        for name in self.DEFAULT_WHEN_MISSING:  # older forms do not send them: the defaults
+            self.fields[name].required = False
         self.helper = FormHelper()
         rules = list(RULE_FIELDS.values())  # the rules of play, then (in RuleSet's order) ties
         ties = rules.index("advancement_tie")
@@ -116,6 +127,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             ),
             Fieldset(_("Table entry"), "table_entry"),
             Fieldset(_("Time"), "time_zone"),
+            Fieldset(_("Format"), *FORMAT_FIELDS.values()),
             Fieldset(
                 _("The road to the Final"), "finals_top_n", "finals_fill_to", "finals_big_final"
             ),
@@ -124,8 +136,17 @@ class EventForm(OnceMixin, forms.ModelForm):
         self.helper.render_hidden_fields = True
         self.helper.add_input(Submit("save", _("Save event")))
 
-    def clean_age_on(self):
-        return self.cleaned_data.get("age_on") or Event._meta.get_field("age_on").default
+    # Settings a form made before them does not send (a page open since, a script): their
+    # defaults, never an error.
+    DEFAULT_WHEN_MISSING = (
+        "age_on",
+        "sets",
+        "format_kind",
+        "format_games",
+        "format_reseat",
+        "format_move",
+        "format_medals_from",
+    )
 
     def clean_age_brackets(self):
         text = self.cleaned_data["age_brackets"].strip()
@@ -157,6 +178,9 @@ class EventForm(OnceMixin, forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        for name in self.DEFAULT_WHEN_MISSING:
+            if name not in self.errors and data.get(name) in (None, ""):
+                data[name] = Event._meta.get_field(name).get_default()
         if self.errors:
             return data
         engines = data["engines"] or list(default_engines(data["set_size"]))
@@ -171,6 +195,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             )
         data["engines"] = engines
         self.check_finals(data, rules)
+        self.check_format(data, rules)
         data["tiles_drawn"] = {str(k): v for k, v in sorted(data["tiles_drawn"].items())}
         self.check_rules_in_play(data)
         return data
@@ -191,9 +216,22 @@ class EventForm(OnceMixin, forms.ModelForm):
                 ),
             )
 
+    def check_format(self, data, rules: RuleSet) -> None:
+        """The format must fit the rule set and the field (issue 30)."""
+        fmt = event_format(data)
+        event = self.instance
+        players = event.players.registered().count() if event.pk else None
+        for problem in fmt.problems(rules, players or None):
+            self.add_error(
+                None, _("This format cannot be played: %(why)s") % {"why": translated(problem)}
+            )
+
     # Rules that the entered rounds depend on: their bounds, engines and deals.
     LOCKED_IN_PLAY = {
         "set_size": _("domino set"),
+        "sets": _("sets mixed together"),
+        "format_kind": _("format"),
+        "format_games": _("games everyone plays"),
         "engines": _("engines"),
         "tiles_drawn": _("tiles drawn"),
         "double_blank_points": _("double-blank points"),

@@ -35,6 +35,7 @@ catch_up = Signal()
 VERBS = {
     "event.created": _("Event created"),
     "event.edited": _("Event details or rules changed"),
+    "event.stages_planned": _("The stages planned again for the new format (%(stages)s)"),
     "players.added": ngettext_lazy("%(count)s player added", "%(count)s players added", "count"),
     "players.checked_in": ngettext_lazy(
         "%(count)s player checked in", "%(count)s players checked in", "count"

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournament.fields import NameField, SearchKeyField
+from tournament.game import formats
 from tournament.game.finals import FinalsOptions
 from tournament.game.rules import NVSO_TILES_DRAWN, RuleSet, default_engines
 from tournament.stage_names import recognise, say
@@ -98,6 +99,23 @@ def default_tiles_drawn():
     return {str(size): drawn for size, drawn in NVSO_TILES_DRAWN.items()}
 
 
+class FormatKind(models.TextChoices):
+    KNOCKOUT = formats.KNOCKOUT, _("Knockout: each table's winners go on to a Final")
+    CUMULATIVE = formats.CUMULATIVE, _("Cumulative: everyone plays every game, totals add up")
+    CUMULATIVE_FINAL = formats.CUMULATIVE_FINAL, _("Cumulative games, then a Final")
+
+
+class Reseat(models.TextChoices):
+    FEWEST_REPEATS = formats.FEWEST_REPEATS, _("At random, fewest repeated tablemates")
+    BY_STANDING = formats.BY_STANDING, _("By standing: the best at table 1")
+    PROGRESSIVE = formats.PROGRESSIVE, _("Progressive: the lowest move up, the highest down")
+
+
+class MedalsFrom(models.TextChoices):
+    FINAL = formats.FROM_FINAL, _("The Final's totals")
+    CUMULATIVE_PLUS_FINAL = formats.CUMULATIVE_PLUS_FINAL, _("Cumulative total plus the Final")
+
+
 class AgeOn(models.TextChoices):
     EVENT_DATE = "event", _("The event's date")
     YEAR_END = "dec31", _("December 31 of the event's year")
@@ -123,6 +141,20 @@ def rule_set(values: Mapping[str, Any]) -> RuleSet:
     return RuleSet(**given)
 
 
+# The event's fields that hold its format (PRODUCT.md §12): Format's name -> the event's field.
+FORMAT_FIELDS: dict[str, str] = {
+    f.name: f"format_{f.name}" for f in dataclasses.fields(formats.Format)
+}
+
+
+def event_format(values: Mapping[str, Any]) -> formats.Format:
+    """The format of the event's field ``values`` (an event's, or a form's cleaned data); a
+    setting not given is Format's default."""
+    return formats.Format(
+        **{name: values[field] for name, field in FORMAT_FIELDS.items() if field in values}
+    )
+
+
 class EventQuerySet(models.QuerySet):
     def listed(self):
         """The events the home page lists: not archived."""
@@ -140,6 +172,12 @@ class Event(models.Model):
     # The rule set (PRODUCT.md §2); defaults are NVSO's.
     set_size = models.PositiveSmallIntegerField(
         _("domino set"), choices=SetSize.choices, default=SetSize.DOUBLE_12
+    )
+    sets = models.PositiveSmallIntegerField(
+        _("sets mixed together"),
+        choices=[(1, _("One set")), (2, _("Two sets mixed"))],
+        default=1,
+        help_text=_("Two copies of the set mixed (e.g. two double-9 sets) deal larger tables."),
     )
     engines = models.JSONField(
         _("engines in play order"),
@@ -207,6 +245,41 @@ class Event(models.Model):
         default=default_time_zone,
         validators=[validate_time_zone],
         help_text=_("Every time of the event is shown in it (empty: the site's zone)."),
+    )
+    # The format (issue 30, tournament/game/formats.py): knockout, or cumulative games.
+    format_kind = models.CharField(
+        _("format"), max_length=20, choices=FormatKind.choices, default=FormatKind.KNOCKOUT
+    )
+    format_games = models.PositiveSmallIntegerField(
+        _("games everyone plays"),
+        default=3,
+        help_text=_("Cumulative formats: the games whose totals add up."),
+    )
+    format_reseat = models.CharField(
+        _("reseating between games"),
+        max_length=20,
+        choices=Reseat.choices,
+        default=Reseat.FEWEST_REPEATS,
+    )
+    format_move = models.PositiveSmallIntegerField(
+        _("players moving up and down"),
+        default=1,
+        help_text=_(
+            "Progressive reseating: after each game, each table's lowest totals move up one "
+            "table and its highest move down."
+        ),
+    )
+    format_final_size = models.PositiveSmallIntegerField(
+        _("players in the Final"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Cumulative, then a Final: the lowest cumulative totals that play it (per "
+            "division). Leave empty for one table's worth."
+        ),
+    )
+    format_medals_from = models.CharField(
+        _("medals from"), max_length=24, choices=MedalsFrom.choices, default=MedalsFrom.FINAL
     )
     # The road to the Final (issue 12, tournament/game/finals.py); empty: automatic.
     finals_top_n = models.PositiveSmallIntegerField(
@@ -289,8 +362,10 @@ class Event(models.Model):
                 condition=Q(set_size__in=[6, 9, 12, 15, 18]), name="event_set_size_known"
             ),
             models.CheckConstraint(
-                condition=Q(table_size__gte=2, table_size__lte=8), name="event_table_size_2_to_8"
+                condition=Q(table_size__gte=2, table_size__lte=12),
+                name="event_table_size_2_to_12",
             ),
+            models.CheckConstraint(condition=Q(sets__in=[1, 2]), name="event_sets_1_or_2"),
         ]
 
     def __str__(self):
@@ -316,6 +391,10 @@ class Event(models.Model):
         return FinalsOptions(
             top_n=self.finals_top_n, fill_to=self.finals_fill_to, big_final=self.finals_big_final
         )
+
+    @property
+    def format(self) -> formats.Format:
+        return event_format({field: getattr(self, field) for field in FORMAT_FIELDS.values()})
 
     @property
     def age_day(self):

@@ -55,6 +55,7 @@ def default_engines(highest: int) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class RuleSet:
     set: int = 12
+    sets: int = 1
     engines: tuple[int, ...] = field(default_factory=lambda: default_engines(12))
     tiles_drawn: Mapping[int, int] = field(default_factory=lambda: dict(NVSO_TILES_DRAWN))
     table_size: int = 4

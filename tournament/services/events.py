@@ -11,8 +11,10 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy
 
+from tournament.game.formats import Format
 from tournament.history import claim, log_action, setting_changes, settle
-from tournament.models import Event, Stage, StageKind
+from tournament.models import Event, Stage, StageKind, Table
+from tournament.stage_names import say
 
 # Named in the language of the director who creates the event (a stage's name is stored).
 # (name in the creating director's language, the parts it is made of: tournament/stage_names.py)
@@ -20,6 +22,41 @@ DEFAULT_STAGES = [
     (gettext_lazy("Game 1"), StageKind.QUALIFYING, {"kind": "game", "n": 1}),
     (gettext_lazy("Final"), StageKind.FINAL, {"kind": "final"}),
 ]
+
+
+def planned_stages(fmt: Format) -> list[tuple[str, str, dict]]:
+    """The stages an event of format ``fmt`` starts with (PRODUCT.md §12): Game 1 and the Final
+    of a knockout; a cumulative event's games (and its Final) from the start. Named in the
+    active language, as stored."""
+    if not fmt.is_cumulative:
+        return [(str(name), kind, parts) for name, kind, parts in DEFAULT_STAGES]
+    stages = [
+        (say({"kind": "game", "n": n}), StageKind.QUALIFYING, {"kind": "game", "n": n})
+        for n in range(1, fmt.games + 1)
+    ]
+    if fmt.has_final:
+        stages.append((say({"kind": "final"}), StageKind.FINAL, {"kind": "final"}))
+    return stages
+
+
+def _create_stages(event: Event) -> None:
+    for number, (name, kind, parts) in enumerate(planned_stages(event.format), start=1):
+        Stage.objects.create(event=event, number=number, name=name, kind=kind, auto_name=parts)
+
+
+def sync_stages(event: Event, user=None) -> bool:
+    """Give an event whose format changed before anything was seated the stages of its new
+    format; returns whether they changed. Once a table is seated the stages stay (the form
+    refuses a new format then)."""
+    if Table.objects.filter(stage__event=event).exists():
+        return False
+    have = [(s.name, s.kind) for s in event.stages.order_by("number")]
+    if have == [(name, kind) for name, kind, _parts in planned_stages(event.format)]:
+        return False
+    event.stages.all().delete()
+    _create_stages(event)
+    log_action(event, "event.stages_planned", user, stages=event.stages.count())
+    return True
 
 
 # How many times a new event tries the next free short name when another director's event
@@ -69,8 +106,7 @@ def create_event(event: Event, director, key: str | None = None) -> Event:
         _insert_with_free_slug(event)
     if director is not None:
         event.directors.add(director)
-    for number, (name, kind, parts) in enumerate(DEFAULT_STAGES, start=1):
-        Stage.objects.create(event=event, number=number, name=str(name), kind=kind, auto_name=parts)
+    _create_stages(event)
     log_action(event, "event.created", director)
     settle(key, event=event.pk)
     return event
@@ -83,6 +119,8 @@ def update_event(event: Event, user) -> Event:
     event.version = before.version  # never write back a version read before
     event.save()
     log_action(event, "event.edited", user, fields=setting_changes(before, event))
+    if before.format != event.format:
+        sync_stages(event, user)
     return event
 
 
