@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from scoring.sheets import TableSheet, event_sheets
-from tournament.game import awards, finals
+from tournament.game import awards, finals, formats
 from tournament.game.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.refusals import Refusal
@@ -74,6 +74,11 @@ class EventResults:
     owed: list[PlayoffOwed] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     playoff_problems: list[PlayoffProblem] = field(default_factory=list)
+    # A cumulative event (PRODUCT.md §12): its games in order, and after each closed game the
+    # cumulative total of every player seated in its games so far (stage id -> player id ->).
+    format: formats.Format = field(default_factory=formats.Format)
+    games: list[Stage] = field(default_factory=list)
+    cumulative: dict[int, dict[int, int]] = field(default_factory=dict)
 
     @property
     def players(self) -> dict[int, Player]:
@@ -201,12 +206,15 @@ def deciding_stages(sheets: dict[Stage, list[TableSheet]]) -> dict[str, Stage]:
 
 def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> EventResults:
     """Advancers of every closed stage as the finals options say (top N of each table,
-    wildcards), medals once a division's Final is closed, playoffs owed.
+    wildcards), medals once a division's Final is closed, playoffs owed; a cumulative event's
+    standings, cut and medals (``_cumulative_results``).
 
     Linear in the sheets: the scored playoffs are indexed once, not searched per table."""
     rules, options = event.rules, event.finals_options
-    results = EventResults(event=event, sheets=sheets, deciding=deciding_stages(sheets))
     playoffs = _PlayoffIndex(sheets)
+    if event.format.is_cumulative:
+        return _cumulative_results(event, sheets, playoffs)
+    results = EventResults(event=event, sheets=sheets, deciding=deciding_stages(sheets))
     for stage, stage_sheets in sorted(sheets.items(), key=lambda kv: kv[0].number):
         if not stage.closed or stage.kind not in ADVANCING_KINDS:
             continue
@@ -220,17 +228,104 @@ def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> Even
         totals: dict[int, int] = {}
         for sheet in by_division(sheets[final])[division]:
             totals.update(sheet.contenders)
+        _award_medals(results, playoffs, final, division, totals)
+    return results
+
+
+def _award_medals(results, playoffs, final: Stage, division: str, totals: dict[int, int]) -> None:
+    """One division's medals from ``totals`` (the Final's, or a cumulative event's), with the
+    medal tie rule and the playoffs it owes."""
+    rule = results.event.rules.medal_tie
+    try:
+        result = awards.medals(totals, rule, playoffs.medals(division))
+    except awards.PlayoffMismatch as mismatch:
+        message = Message("%(stage)s: %(why)s", stage=final.title, why=mismatch.args[0])
+        results.problems.append(message)
+        results.playoff_problems.append(
+            PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
+        )
+        result = awards.medals(totals, rule)
+    results.medals.append(DivisionMedals(division, result))
+    results.owed.extend(PlayoffOwed(o, division, stage=final) for o in result.owed)
+
+
+def game_stages(fmt: formats.Format, stages: Iterable[Stage]) -> list[Stage]:
+    """A cumulative event's games: its first ``games`` qualifying stages, in play order."""
+    ordered = sorted(stages, key=lambda s: s.number)
+    return [s for s in ordered if s.kind == StageKind.QUALIFYING][: fmt.games]
+
+
+def _game_totals(sheets: list[TableSheet]) -> dict[int, int]:
+    """Each seated player's total of one game (a player who withdrew during it: the rounds
+    played)."""
+    return {pk: total for sheet in sheets for pk, total in sheet.totals.items()}
+
+
+def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex) -> EventResults:
+    """A cumulative event (PRODUCT.md §12): after each closed game, everyone's cumulative total;
+    once the last game is closed, the medals from those totals (``cumulative``) or each
+    division's cut to its Final (``cumulative_final``), whose close gives the medals.
+
+    Only players who played every game and did not withdraw contend for the cut and the
+    medals; a player who withdrew keeps the games played in the standings."""
+    fmt, rules = event.format, event.rules
+    games = game_stages(fmt, sheets)
+    results = EventResults(event=event, sheets=sheets, format=fmt, games=games)
+    running: dict[int, int] = {}
+    out: set[int] = set()  # withdrew, or missed a game
+    closed_games = 0
+    for game in games:
+        if not game.closed:
+            break
+        totals = _game_totals(sheets[game])
+        out |= {pk for s in sheets[game] for pk in s.left} | (set(running) - set(totals))
+        if closed_games:
+            out |= set(totals) - set(running)  # joined after Game 1
+        running = formats.cumulative_totals([running, totals])
+        results.cumulative[game.pk] = dict(running)
+        closed_games += 1
+    players = results.players
+    out |= {pk for pk in running if players[pk].withdrawn}
+    last = games[-1] if games else None
+    final = results.final if fmt.has_final else None
+    for division in sorted(by_division(sheets[last]) if last else ()):
+        results.deciding[division] = last
+    if final is not None:
+        for division in by_division(sheets[final]):
+            results.deciding[division] = final
+    if last is None or closed_games < len(games) or len(games) < fmt.games:
+        return results
+    contenders: dict[str, dict[int, int]] = {}
+    for pk, total in running.items():
+        if pk not in out:
+            contenders.setdefault(players[pk].division, {})[pk] = total
+    for division, totals in sorted(contenders.items()):
+        if not fmt.has_final:
+            _award_medals(results, playoffs, last, division, totals)
+            continue
+        size = fmt.final_players(rules)
         try:
-            result = awards.medals(totals, rules.medal_tie, playoffs.medals(division))
+            cut = formats.final_cut(totals, size, rules, playoffs.wildcards(last.pk, division))
         except awards.PlayoffMismatch as mismatch:
-            message = Message("%(stage)s: %(why)s", stage=final.title, why=mismatch.args[0])
+            message = Message("%(stage)s, cut: %(why)s", stage=last.title, why=mismatch.args[0])
             results.problems.append(message)
             results.playoff_problems.append(
                 PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
             )
-            result = awards.medals(totals, rules.medal_tie)
-        results.medals.append(DivisionMedals(division, result))
-        results.owed.extend(PlayoffOwed(o, division, stage=final) for o in result.owed)
+            cut = formats.final_cut(totals, size, rules)
+        results.wildcards[(last.pk, division)] = cut
+        if cut.owed:
+            results.owed.append(PlayoffOwed(cut.owed, division, stage=last))
+        if final is None or not final.closed or division not in by_division(sheets[final]):
+            continue
+        finalists = {
+            pk: t
+            for sheet in by_division(sheets[final])[division]
+            for pk, t in sheet.contenders.items()
+        }
+        _award_medals(
+            results, playoffs, final, division, formats.medal_totals(fmt, totals, finalists)
+        )
     return results
 
 
@@ -304,6 +399,9 @@ def _playoff_parts(owed: PlayoffOwed) -> dict:
     """What a playoff's name is made of (tournament/stage_names.py): the medals it settles and
     which replay it is; a tie at a table or at the wildcards' cut names its stage."""
     parts: dict = {"kind": "playoff"}
+    if owed.table is None and owed.medal == Medal.ADVANCE and owed.stage is not None:
+        if owed.stage.event.format.is_cumulative:
+            parts["cut"] = True  # the places left in a cumulative event's Final
     if owed.table is None and owed.medal != Medal.ADVANCE:
         parts["medals"] = list(owed.owed.at_stake)
     if owed.owed.round_number > 1:
@@ -399,6 +497,8 @@ def next_stage_plan(event: Event, results: EventResults | None = None):
     division; the divisions that fit wait for the final.
     """
     results = results or load_results(event)
+    if results.format.is_cumulative:
+        return _next_game_plan(results)
     target = next(
         (
             s
@@ -420,6 +520,44 @@ def next_stage_plan(event: Event, results: EventResults | None = None):
     if too_many:
         return target, True, [p for ps in too_many.values() for p in ps]
     return target, False, [p for ps in entrants.values() for p in ps]
+
+
+def _next_game_plan(results: EventResults):
+    """A cumulative event's next stage: the next game, played by everyone still in (the last
+    game's players who have not withdrawn), or the Final, played by each division's cut."""
+    stages = sorted(results.sheets, key=lambda s: s.number)
+    target = next(
+        (
+            s
+            for s in stages
+            if s.kind in (StageKind.QUALIFYING, StageKind.FINAL)
+            and not results.sheets[s]
+            and not s.closed
+        ),
+        None,
+    )
+    if target is None:
+        raise AdvanceError(_("Every stage is seated: there is no next stage to seat."))
+    before = [s for s in results.games if s.number < target.number]
+    if not before:
+        raise AdvanceError(_("Seat %(s)s from the players checked in.") % {"s": target.title})
+    previous = before[-1]
+    if not previous.closed:
+        raise AdvanceError(_("%(s)s is not closed yet.") % {"s": previous.title})
+    if target.kind == StageKind.FINAL:
+        if results.owed_for(previous):
+            raise AdvanceError(
+                _("%(s)s has playoffs to score before anyone advances.") % {"s": previous.title}
+            )
+        return target, False, results.advancing(previous)
+    return target, False, still_playing(results, previous)
+
+
+def still_playing(results: EventResults, game: Stage) -> list[Player]:
+    """The players of a cumulative event's ``game`` who play the next one: all but those who
+    withdrew."""
+    players = [p for sheet in results.sheets[game] for p in sheet.players if p.pk not in sheet.left]
+    return [p for p in players if not p.withdrawn]
 
 
 def _after(event: Event, decided: Stage | None) -> int:

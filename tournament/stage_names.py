@@ -45,6 +45,8 @@ def say(parts: dict, stage=None) -> str:
             "stage": table.stage.title,
             "n": table.number,
         }
+    elif of is not None and parts.get("cut"):
+        name = _("Playoff for the Final's last places")
     elif of is not None:
         name = _("Wildcard playoff: %(stage)s") % {"stage": of.title}
     elif parts.get("medals"):
@@ -99,6 +101,11 @@ def recognise(name: str, kind: str, division: str = "") -> dict:
     parts: dict = {"kind": "playoff"}
     if replay:
         parts["replay"] = replay
+    if bare in (
+        "Playoff for the Final's last places",
+        "Barrage pour les dernières places de la finale",
+    ):
+        return {**parts, "cut": True}
     if re.fullmatch(r"(?:Playoff|Barrage) ?: .*, table \d+", bare) or re.fullmatch(
         r"(?:Wildcard playoff|Barrage de repêchage) ?: .*", bare
     ):

@@ -5,6 +5,7 @@ are tournament/game/awards.py's and tournament/game/finals.py's."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -22,14 +23,17 @@ from scoring.results import (
     _playoff_parts,
     _seated,
     find_conflict,
+    game_stages,
     incomplete_tables,
     load_results,
     next_stage_plan,
     previous_tables,
+    still_playing,
     table_division,
 )
 from scoring.services.rounds import store_totals
 from scoring.sheets import stage_sheets
+from tournament.game import formats, reseating
 from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
@@ -94,12 +98,76 @@ def _insert_stage(event: Event, number: int, name: str, kind: str, **fields) -> 
     return Stage.objects.create(event=event, number=number, name=name, kind=kind, **fields)
 
 
-def _seat_from(event: Event, stage: Stage, players: list[Player], rng, user) -> None:
-    """Seat ``players`` at ``stage``, apart from their previous tablemates where possible."""
+def _seat_from(
+    event: Event, stage: Stage, players: list[Player], rng, user, results=None, key=None
+) -> None:
+    """Seat ``players`` at ``stage``, apart from their previous tablemates where possible, or
+    by a cumulative event's reseating rule."""
+    arrange = reseating_rule(results, stage, rng) if results is not None else None
     try:
-        seat_stage(stage, players, keep_apart=previous_tables(stage, players), rng=rng, user=user)
+        seat_stage(
+            stage,
+            players,
+            keep_apart=previous_tables(stage, players),
+            rng=rng,
+            user=user,
+            arrange=arrange,
+            key=key,
+        )
     except SeatingError as error:
         raise AdvanceError(translated(error)) from error
+
+
+def reseating_rule(results, stage: Stage, rng=None):
+    """How a cumulative event seats ``stage``, a game after the first (PRODUCT.md §12), as
+    ``seat_stage``'s ``arrange``: the event's reseating rule, from the games before it. None for
+    any other stage (a random draw)."""
+    fmt = results.format
+    earlier = [g for g in results.games if g.number < stage.number]
+    if not fmt.is_cumulative or stage.kind != StageKind.QUALIFYING or not earlier:
+        return None
+    previous = earlier[-1]
+    sheets = sorted(results.sheets[previous], key=lambda s: s.table.number)
+    game = {pk: t for sheet in sheets for pk, t in sheet.totals.items()}
+    cumulative = results.cumulative.get(previous.pk, game)
+    rng = rng or random.Random()
+
+    def arrange(players: list[Player], sizes: list[int]) -> list[list[Player]]:
+        by_pk = {p.pk: p for p in players}
+        if fmt.reseat == formats.BY_STANDING:
+            order = reseating.standing_order(
+                list(by_pk), cumulative, game, {pk: pk for pk in by_pk}
+            )
+            tables = reseating.by_standing(order, sizes)
+        elif fmt.reseat == formats.PROGRESSIVE:
+            last = [[p.pk for p in s.players if p.pk in by_pk] for s in sheets]
+            tables = reseating.progressive_balanced(
+                [t for t in last if t], game, cumulative, fmt.move, sizes
+            )
+        else:
+            met = reseating.met_pairs(
+                [p.pk for p in s.players] for g in earlier for s in results.sheets[g]
+            )
+            tables = reseating.fewest_repeats(sorted(by_pk), sizes, met, rng)
+        return [[by_pk[pk] for pk in table] for table in tables]
+
+    return arrange
+
+
+@transaction.atomic
+def reseat_game(stage: Stage, rng=None, user=None, key: str | None = None) -> Stage:
+    """Seat (or seat again) a cumulative event's game after the first by its reseating rule,
+    from the seating page: everyone still playing, once the game before it is closed."""
+    event = stage.event.locked()
+    results = load_results(event)
+    earlier = [g for g in results.games if g.number < stage.number]
+    if not earlier:
+        raise AdvanceError(_("Seat %(s)s from the players checked in.") % {"s": stage.title})
+    if not earlier[-1].closed:
+        raise AdvanceError(_("%(s)s is not closed yet.") % {"s": earlier[-1].title})
+    players = still_playing(results, earlier[-1])
+    _seat_from(event, stage, players, rng, user, results=results, key=key)
+    return stage
 
 
 @transaction.atomic
@@ -140,7 +208,7 @@ def seat_next_stage(event: Event, rng=None, user=None, key: str | None = None) -
         parts = {"kind": "semifinal", **({"n": earlier + 1} if earlier else {})}
         target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL, auto_name=parts)
         log_action(event, "stage.created", user, stage=target)
-    _seat_from(event, target, players, rng, user)
+    _seat_from(event, target, players, rng, user, results=results)
     settle(key, stage=target.pk)
     return target
 
@@ -189,6 +257,12 @@ def _drop_unneeded_stages(event: Event, user) -> bool:
     return True
 
 
+def _is_last_game(stage: Stage) -> bool:
+    """Whether ``stage`` is a cumulative event's last game."""
+    games = game_stages(stage.event.format, stage.event.stages.all())
+    return bool(games) and games[-1].pk == stage.pk
+
+
 @dataclass
 class Closed:
     """What closing a stage from its page did: the playoffs it created, the stage it seated
@@ -231,7 +305,14 @@ def close_and_seat(stage: Stage, user, key: str | None = None, override: str = "
             event, "stage.closed_unconfirmed", user, stage=stage, reason=override, count=unconfirmed
         )
     closed = Closed(close_stage(stage, user))
-    if stage.kind in ADVANCING_KINDS and _drop_unneeded_stages(event, user):
+    fmt = event.format
+    if fmt.is_cumulative and not fmt.has_final and _is_last_game(stage):
+        pass  # the last game of a cumulative event: its totals give the medals
+    elif (
+        stage.kind in ADVANCING_KINDS
+        and not fmt.is_cumulative
+        and _drop_unneeded_stages(event, user)
+    ):
         pass  # every division has played its Final: nothing to seat
     elif stage.kind in ADVANCING_KINDS and not closed.playoffs:
         try:

@@ -6,8 +6,9 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from scoring.printing import SHEETS_PER_PDF, table_blocks
-from scoring.results import previous_tables
+from scoring.results import AdvanceError, game_stages, previous_tables
 from scoring.services.printing import blank_on_seating
+from scoring.services.stages import reseat_game
 from tournament.forms import MovePlayerForm
 from tournament.game.seating import SeatingError, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
@@ -51,6 +52,11 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
 
     http_method_names = ["post"]
 
+    def is_later_game(self) -> bool:
+        """A cumulative event's game after the first: seated by the event's reseating rule."""
+        games = game_stages(self.event.format, self.event.stages.all())
+        return self.event.format.is_cumulative and any(g.pk == self.stage.pk for g in games[1:])
+
     def players_to_draw(self):
         """Game 1 draws the checked-in players; a later stage redraws only its own players."""
         if self.stage.kind == StageKind.QUALIFYING:
@@ -91,6 +97,10 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                     messages.success(
                         request, _("The seating is removed: %(n)s tables.") % {"n": count}
                     )
+            elif self.is_later_game():
+                reseat_game(self.stage, user=request.user, key=posted_key(request))
+                messages.success(request, _("%(s)s is seated again.") % {"s": self.stage.title})
+                blank_on_seating(self.stage, request.build_absolute_uri("/"))
             else:
                 players = list(self.players_to_draw())
                 apart = None
@@ -110,5 +120,7 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                     messages.warning(request, translated(reason))
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
         except SeatingError as refusal:  # DivisionsNotSeated too: one message per division
+            self.refused(refusal)
+        except AdvanceError as refusal:
             self.refused(refusal)
         return redirect("seating", self.event.slug, self.stage.number)

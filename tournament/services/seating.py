@@ -7,6 +7,7 @@ and saves the seating in one transaction.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.game.finals import stage_tables
+from tournament.game.formats import CUMULATIVE_FINAL
 from tournament.game.message import Message
 from tournament.game.seating import (
     SeatingError,
@@ -37,6 +39,13 @@ def _sizes_for(stage: Stage, count: int) -> list[int]:
     """Game 1 at balanced tables; a stage seated from advancers that one Final table holds
     (up to 6 or more with that option) at one table (tournament/game/finals.py)."""
     event = stage.event
+    if event.format.kind == CUMULATIVE_FINAL and stage.kind == StageKind.FINAL:
+        if not event.rules.can_deal(count):
+            raise SeatingError(
+                _("A Final of %(n)s cannot be dealt at one table under this event's rules.")
+                % {"n": count}
+            )
+        return [count]  # the cut's players, ties included while they can be dealt
     seeded = stage.kind != StageKind.QUALIFYING
     return stage_tables(count, event.rules, event.finals_options, seeded=seeded)
 
@@ -60,6 +69,7 @@ def seat_stage(
     user=None,
     key: str | None = None,
     leave_out: bool = False,
+    arrange: Callable[[list[Player], list[int]], list[list[Player]]] | None = None,
 ) -> Draw:
     """Seat ``players`` at balanced random tables, division by division; replaces any seating.
 
@@ -70,6 +80,10 @@ def seat_stage(
 
     ``leave_out``: a division that cannot be seated (one player alone in it) is left out of
     the draw, the others seated, and the draw says why; otherwise it refuses the whole draw.
+
+    ``arrange``: how one division's players sit at tables of the sizes given, table 1 first (a
+    cumulative event's reseating rule, tournament/game/reseating.py); by default a random deal
+    keeping ``keep_apart`` apart.
     """
     stage.event.locked()
     earlier = claim(key, user)
@@ -105,7 +119,10 @@ def seat_stage(
                 )
                 % {"n": len(group), "t": len(sizes)}
             )
-        plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
+        if arrange is not None:
+            plan.extend(arrange(group, sizes))
+        else:
+            plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
     Seat.objects.filter(stage=stage).delete()
     Table.objects.filter(stage=stage).delete()
     tables = Table.objects.bulk_create(

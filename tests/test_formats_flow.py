@@ -1,0 +1,183 @@
+"""Cumulative formats through the pages, as a director runs them (issue 30 items 1-2): the
+settings, Game 1 seated from the players checked in, every round entered on the entry page,
+each game closed from its close page and the next seated by the reseating rule, the standings
+adding up, then the Final's cut or the medals from the cumulative totals."""
+
+import pytest
+
+from scoring.results import load_results
+from scoring.sheets import table_sheet
+from tests.factories import make_players
+from tests.test_event_setup import NVSO_FORM
+from tests.test_score_entry import entry_url
+from tournament.models import Event, Stage, StageKind, Table
+
+pytestmark = pytest.mark.django_db
+
+SHORT = {**NVSO_FORM, "engines": "1, 0", "game_minutes": ""}
+
+
+def create(client, **settings) -> Event:
+    response = client.post("/director/new/", {**SHORT, "name": "Club Night", **settings})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return Event.objects.get(name="Club Night")
+
+
+def seat_game_1(client, event) -> Stage:
+    client.post(f"/director/e/{event.slug}/1/seat/", {})
+    stage = event.stages.get(number=1)
+    assert stage.tables.exists()
+    return stage
+
+
+def enter(client, table: Table, totals: dict[str, int]) -> None:
+    """Two rounds on the entry page that leave each player (by name) with their total: the
+    lowest dominoes round 1 (the others 1 pip), round 2 holds the rest."""
+    players = table_sheet(table).players
+    low = min(players, key=lambda p: (totals[p.name], p.pk))
+    first = {p.pk: 0 if p == low else 1 for p in players}
+    for pips in (first, {p.pk: totals[p.name] - first[p.pk] for p in players}):
+        response = client.post(entry_url(table), {f"p{pk}": v for pk, v in pips.items()})
+        assert response.status_code == 302, response.content.decode()[:2000]
+
+
+def play_game(client, stage: Stage, totals: dict[str, int]) -> None:
+    for table in Table.objects.filter(stage=stage):
+        enter(client, table, totals)
+
+
+def close(client, stage: Stage):
+    return client.post(
+        f"/director/e/{stage.event.slug}/{stage.number}/close/", {"action": "close"}, follow=True
+    )
+
+
+def tables_of(stage: Stage) -> list[list[str]]:
+    return [
+        sorted(s.player.name for s in t.seats.select_related("player"))
+        for t in Table.objects.filter(stage=stage).order_by("number")
+    ]
+
+
+def names(n):
+    return [f"P{i}" for i in range(1, n + 1)]
+
+
+def test_a_cumulative_event_starts_with_its_games(director_client):
+    event = create(director_client, format_kind="cumulative", format_games=3)
+    stages = [(s.name, s.kind) for s in event.stages.order_by("number")]
+    assert stages == [
+        ("Game 1", "qualifying"),
+        ("Game 2", "qualifying"),
+        ("Game 3", "qualifying"),
+    ]
+    director_client.post(
+        f"/director/e/{event.slug}/edit/",
+        {**SHORT, "name": "Club Night", "format_kind": "cumulative_final", "format_games": 2},
+    )
+    assert [s.name for s in event.stages.order_by("number")] == ["Game 1", "Game 2", "Final"]
+
+
+def test_cumulative_by_standing_reseats_and_medals_from_the_totals(director_client):
+    event = create(
+        director_client, format_kind="cumulative", format_games=3, format_reseat="by_standing"
+    )
+    make_players(event, names(8))
+    game1 = seat_game_1(director_client, event)
+    game1_totals = {f"P{i}": 10 * i for i in range(1, 9)}
+    play_game(director_client, game1, game1_totals)
+    close(director_client, game1)
+    game2 = event.stages.get(number=2)
+    assert tables_of(game2) == [["P1", "P2", "P3", "P4"], ["P5", "P6", "P7", "P8"]]
+    # Game 2 turns the order round: P8 now leads the cumulative totals.
+    game2_totals = {f"P{i}": 200 - 25 * i for i in range(1, 9)}
+    play_game(director_client, game2, game2_totals)
+    close(director_client, game2)
+    results = load_results(event)
+    after2 = {results.players[pk].name: t for pk, t in results.cumulative[game2.pk].items()}
+    assert after2 == {n: game1_totals[n] + game2_totals[n] for n in names(8)}
+    game3 = event.stages.get(number=3)
+    ranked = sorted(names(8), key=lambda n: after2[n])
+    assert tables_of(game3) == [sorted(ranked[:4]), sorted(ranked[4:])]
+    play_game(director_client, game3, {n: 20 for n in names(8)} | {"P8": 5, "P7": 50})
+    page = close(director_client, game3).content.decode()
+    assert "not closed" not in page
+    medals = load_results(event).medals[0].result
+    final = {n: after2[n] + ({"P8": 5, "P7": 50}.get(n, 20)) for n in names(8)}
+    order = sorted(names(8), key=lambda n: final[n])
+    by_name = {p.pk: p.name for p in event.players.all()}
+    assert [by_name[pk] for pk in medals.award("gold").players] == [order[0]]
+    assert [by_name[pk] for pk in medals.award("silver").players] == [order[1]]
+    assert not event.stages.filter(kind=StageKind.FINAL).exists()
+
+
+def test_cumulative_then_a_final_of_the_four_lowest(director_client):
+    event = create(
+        director_client,
+        format_kind="cumulative_final",
+        format_games=2,
+        format_reseat="progressive",
+        format_final_size=4,
+    )
+    make_players(event, names(12))
+    game1 = seat_game_1(director_client, event)
+    totals1 = {f"P{i}": 10 + i for i in range(1, 13)}
+    play_game(director_client, game1, totals1)
+    close(director_client, game1)
+    game2 = event.stages.get(number=2)
+    before = tables_of(game1)
+    after = tables_of(game2)
+    assert sorted(map(len, after)) == [4, 4, 4]
+    # Progressive: each table's lowest moves up one table, its highest down one.
+    low_of = [min(t, key=lambda n: totals1[n]) for t in before]
+    high_of = [max(t, key=lambda n: totals1[n]) for t in before]
+    assert low_of[0] in after[0] and high_of[2] in after[2]
+    assert low_of[1] in after[0] and low_of[2] in after[1]
+    assert high_of[0] in after[1] and high_of[1] in after[2]
+    totals2 = {f"P{i}": 30 for i in range(1, 13)}
+    play_game(director_client, game2, totals2)
+    close(director_client, game2)
+    final = event.stages.get(kind=StageKind.FINAL)
+    assert sorted(s.player.name for s in final.seats.all()) == ["P1", "P2", "P3", "P4"]
+    play_game(director_client, final, {"P1": 40, "P2": 9, "P3": 30, "P4": 20})
+    close(director_client, final)
+    medals = load_results(event).medals[0].result
+    by_name = {p.pk: p.name for p in event.players.all()}
+    assert [by_name[pk] for pk in medals.award("gold").players] == ["P2"]
+    assert [by_name[pk] for pk in medals.award("bronze").players] == ["P3"]
+
+
+def test_a_tie_at_the_cut_is_a_playoff_before_the_final(director_client):
+    event = create(
+        director_client,
+        format_kind="cumulative_final",
+        format_games=1,
+        format_final_size=4,
+        advancement_tie="playoff",
+    )
+    make_players(event, names(8))
+    game1 = seat_game_1(director_client, event)
+    totals = {"P1": 5, "P2": 6, "P3": 7, "P4": 8, "P5": 8, "P6": 20, "P7": 21, "P8": 22}
+    play_game(director_client, game1, totals)
+    close(director_client, game1)
+    playoff = event.stages.get(kind=StageKind.PLAYOFF)
+    assert playoff.name == "Playoff for the Final's last places"
+    assert sorted(s.player.name for s in playoff.seats.all()) == ["P4", "P5"]
+    final = event.stages.get(kind=StageKind.FINAL)
+    assert not final.tables.exists()
+
+
+def test_a_format_that_cannot_be_played_is_refused_with_its_reason(director_client):
+    response = director_client.post(
+        "/director/new/",
+        {
+            **SHORT,
+            "name": "Club Night",
+            "format_kind": "cumulative",
+            "format_reseat": "progressive",
+            "format_move": 3,
+        },
+    )
+    assert response.status_code == 200
+    assert "At most half a table moves each way" in response.content.decode()
+    assert not Event.objects.filter(name="Club Night").exists()
