@@ -1,7 +1,8 @@
 """The rules of the game as plain values: no Django here.
 
 A ``RuleSet`` holds what PRODUCT.md §2 lets an event set; ``round_errors`` checks one round of
-pip counts against PRODUCT.md §4. Everything is tested in ``tests/test_rules.py``.
+pip counts against PRODUCT.md §4. Everything is tested in ``tests/test_rules.py`` (two sets
+mixed, PRODUCT.md §12: ``tests/test_rules_sets.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from tournament.game.message import Message, Refusal
 P = TypeVar("P", bound=Hashable)
 
 SETS = (6, 9, 12, 15, 18)
-MIN_TABLE, MAX_TABLE = 2, 8
+COPIES = (1, 2)  # one set, or two copies of it mixed (PRODUCT.md §12)
+MIN_TABLE, MAX_TABLE = 2, 12  # the tiles drawn, not this, decide what a set can deal
 DOUBLE_BLANK_BONUS = 50
 
 # NVSO: 15 tiles for every table size that a double-12 set can deal.
@@ -68,13 +70,28 @@ class RuleSet:
     infraction_scope: str = "game"
 
     # -- the tiles ---------------------------------------------------------------------------
+    # Everything below counts the combined tiles of the ``sets`` copies mixed (two double-9
+    # sets: 110 tiles, 990 pips); ``set_tiles`` and ``set_pips`` count one copy.
+    @property
+    def tiles(self) -> int:
+        """The tiles in play: every copy of the set (two double-9 sets: 110)."""
+        return set_tiles(self.set) * self.sets
+
     @property
     def tiles_beside_engine(self) -> int:
-        return set_tiles(self.set) - 1
+        """The tiles left once the round's engine is drawn (once: its second copy stays in
+        play, 109 beside a double-9 engine in two sets)."""
+        return self.tiles - 1
 
     @property
     def total_pips(self) -> int:
-        return set_pips(self.set)
+        """The pips of every copy of the set (two double-9 sets: 990)."""
+        return set_pips(self.set) * self.sets
+
+    @property
+    def double_blanks(self) -> int:
+        """Double-blanks in the tiles: one a copy."""
+        return self.sets
 
     def can_deal(self, players: int) -> bool:
         """A table can be dealt when its size is listed and leaves at least one tile to draw."""
@@ -91,6 +108,13 @@ class RuleSet:
         if self.set not in SETS:
             out.append(
                 Message("The set must be double-%(sets)s.", sets=", double-".join(map(str, SETS)))
+            )
+            return out
+        if self.sets not in COPIES:
+            out.append(
+                Message(
+                    "Play with one set or two copies of it mixed, not %(sets)s.", sets=self.sets
+                )
             )
             return out
         if not self.engines:
@@ -125,18 +149,7 @@ class RuleSet:
                     )
                 )
             elif not self.can_deal(size):
-                out.append(
-                    Message(
-                        "A table of %(size)s drawing %(drawn)s tiles each needs %(needs)s tiles, "
-                        "but a double-%(set)s set has only %(beside)s beside the engine: at "
-                        "least one must be left to draw.",
-                        size=size,
-                        drawn=drawn,
-                        needs=size * drawn,
-                        set=self.set,
-                        beside=self.tiles_beside_engine,
-                    )
-                )
+                out.append(self._cannot_deal(size, drawn))
         if self.table_size not in self.tiles_drawn:
             out.append(
                 Message(
@@ -148,6 +161,29 @@ class RuleSet:
         if self.double_blank_points not in (0, DOUBLE_BLANK_BONUS):
             out.append(Message("The double-blank counts 0 or 50."))
         return out
+
+    def _cannot_deal(self, size: int, drawn: int) -> Message:
+        """Why a table of ``size`` drawing ``drawn`` each cannot be dealt from these tiles."""
+        values = dict(
+            size=size,
+            drawn=drawn,
+            needs=size * drawn,
+            set=self.set,
+            beside=self.tiles_beside_engine,
+        )
+        if self.sets == 2:
+            return Message(
+                "A table of %(size)s drawing %(drawn)s tiles each needs %(needs)s tiles, but two "
+                "double-%(set)s sets have only %(beside)s beside the engine: at least one must "
+                "be left to draw.",
+                **values,
+            )
+        return Message(
+            "A table of %(size)s drawing %(drawn)s tiles each needs %(needs)s tiles, but a "
+            "double-%(set)s set has only %(beside)s beside the engine: at least one must be "
+            "left to draw.",
+            **values,
+        )
 
     def check(self) -> RuleSet:
         problems = self.problems()
@@ -171,8 +207,9 @@ class RuleSet:
     # -- pips --------------------------------------------------------------------------------
     def tile_values(self, engine: int) -> list[int]:
         """What each tile beside the round's engine counts in a hand, highest first: its pips,
-        and the double-blank 50 under the 50-point rule (0 in the 0-0 round: it is the engine)."""
-        return list(_tile_values(self.set, self.double_blank_points, engine))
+        and the double-blank 50 under the 50-point rule (none in the 0-0 round of one set: it
+        is the engine). Every copy of the set is there, less one copy of the engine."""
+        return list(_tile_values(self.set, self.sets, self.double_blank_points, engine))
 
     def hand_limit(self, players: int) -> int | None:
         """The most tiles one player can hold at a table of ``players``: their own tiles and
@@ -190,29 +227,48 @@ class RuleSet:
         pips minus the engine's (the bound of a whole round, ``round_max_pips``).
         """
         limit = self.hand_limit(players) if players is not None else None
-        return _highest_pips(self.set, self.double_blank_points, engine, limit)
+        return _highest_pips(self.set, self.sets, self.double_blank_points, engine, limit)
 
     def round_max_pips(self, engine: int) -> int:
         """The most pips a whole round can add up to: every tile beside the engine."""
         return self.max_pips(engine)
 
+    def blanks_in_play(self, engine: int) -> int:
+        """The double-blanks beside the engine in the round of ``engine``: every copy's, less
+        the one drawn as the engine in the 0-0 round."""
+        return self.double_blanks - (engine == 0)
+
     def max_zeros(self, engine: int) -> int:
-        """How many players can have 0 in the round of ``engine``: the player who dominoed, and
-        a player holding just the double-blank when it counts 0 and is not the engine."""
-        return 2 if self.double_blank_points == 0 and engine != 0 else 1
+        """How many players can have 0 in the round of ``engine``: the player who dominoed,
+        and when the double-blank counts 0, a player for each double-blank in play holding
+        just that tile (two sets, not the 0-0 round: three 0s)."""
+        if self.double_blank_points:
+            return 1
+        return 1 + self.blanks_in_play(engine)
 
     def zeros_reason(self, engine: int) -> str:
         """Who can have 0 in the round of ``engine``, for the message of a round with more."""
-        if self.max_zeros(engine) == 2:
+        if self.double_blank_points:
+            return Message("only the player who dominoed can have 0 (the double-blank counts 50)")
+        in_play = self.blanks_in_play(engine)
+        if in_play == 2:
+            return Message(
+                "only the player who dominoed and two players each holding just a double-blank "
+                "can have 0"
+            )
+        if in_play == 1 and engine == 0:
+            return Message(
+                "in the 0-0 round one double-blank is the engine, so only the player who "
+                "dominoed and a player holding just the other double-blank can have 0"
+            )
+        if in_play == 1:
             return Message(
                 "only the player who dominoed and a player holding just the double-blank can have 0"
             )
-        if self.double_blank_points == 0:
-            return Message(
-                "in the 0-0 round the double-blank is the engine, so only the player who "
-                "dominoed can have 0"
-            )
-        return Message("only the player who dominoed can have 0 (the double-blank counts 50)")
+        return Message(
+            "in the 0-0 round the double-blank is the engine, so only the player who "
+            "dominoed can have 0"
+        )
 
     def zeros_message(self, engine: int, zeros: int) -> str:
         """Why ``zeros`` players cannot all have 0 in the round of ``engine``."""
@@ -226,22 +282,28 @@ class RuleSet:
 
 
 @lru_cache(maxsize=1024)
-def _tile_values(the_set: int, double_blank_points: int, engine: int) -> tuple[int, ...]:
-    """``RuleSet.tile_values``, computed once per set, double-blank rule and engine (a large
-    event checks hundreds of thousands of rounds against the same few)."""
+def _tile_values(
+    the_set: int, copies: int, double_blank_points: int, engine: int
+) -> tuple[int, ...]:
+    """``RuleSet.tile_values``, computed once per set, copies, double-blank rule and engine (a
+    large event checks hundreds of thousands of rounds against the same few)."""
     values = [
         tile_value(low, high, double_blank_points)
         for low in range(the_set + 1)
         for high in range(low, the_set + 1)
-        if not low == high == engine
+        for _copy in range(copies)
     ]
+    if 0 <= engine <= the_set:  # the engine is drawn once: its other copy stays in play
+        values.remove(tile_value(engine, engine, double_blank_points))
     return tuple(sorted(values, reverse=True))
 
 
 @lru_cache(maxsize=1024)
-def _highest_pips(the_set: int, double_blank_points: int, engine: int, tiles: int | None) -> int:
+def _highest_pips(
+    the_set: int, copies: int, double_blank_points: int, engine: int, tiles: int | None
+) -> int:
     """The pips of the ``tiles`` highest tiles beside the engine (all of them: None)."""
-    values = _tile_values(the_set, double_blank_points, engine)
+    values = _tile_values(the_set, copies, double_blank_points, engine)
     return sum(values if tiles is None else values[:tiles])
 
 

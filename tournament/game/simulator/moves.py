@@ -40,6 +40,12 @@ The rules, with where each comes from:
    eligible train that does not end in an open double.
 8. The round ends when a player has played their last tile, "even if it is a double", or when
    the boneyard is empty and no one can play (NVSO E).
+9. Two sets mixed (PRODUCT.md §12; the rules texts play one set, so this is the site's
+   reading): every tile but the engine is there twice. A double is satisfied by a tile that is
+   not a double, as rule 5 closes one, so the second copy of a double is never laid on an open
+   double of its number (live or not), and a double is live while a tile of its number that is
+   not a double is in play. The engine's second copy may start a train, like any tile matching
+   the engine, and is then a double to satisfy.
 """
 
 from __future__ import annotations
@@ -103,7 +109,12 @@ def legal_plays(position: Position) -> list[Play]:
         ]
         return plays
     targets = live[:1] or eligible_trains(position)
-    return [Play(t, i) for t in hand for i in targets if trains[i].end in t]
+    return [
+        Play(t, i)
+        for t in hand
+        for i in targets
+        if trains[i].end in t and not (is_double(t) and i in position.open_doubles)  # rule 9
+    ]
 
 
 def legal_moves(position: Position) -> list[Move]:

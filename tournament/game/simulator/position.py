@@ -134,21 +134,23 @@ class Position:
         """Every tile's place, by name: the table, the hands, the boneyard (with repeats)."""
         return self.on_table() + [t for h in self.hands for t in h] + list(self.boneyard)
 
-    def conservation_errors(self, highest: int) -> list[str]:
+    def conservation_errors(self, highest: int, copies: int = 1) -> list[str]:
         """Each tile of the set in exactly one place (a hand, a train, the boneyard or the
-        engine), none from elsewhere; empty when the position conserves the set."""
+        engine), none from elsewhere; with ``copies`` sets mixed, each tile in that many
+        places. Empty when the position conserves the tiles."""
         seen = Counter(self.tiles_placed())
-        want = set(full_set(highest))
-        errors = [f"{t} is in {n} places" for t, n in sorted(seen.items()) if n > 1]
-        errors += [f"{t} is missing" for t in sorted(want - set(seen))]
-        errors += [f"{t} is not a tile of the set" for t in sorted(set(seen) - want)]
+        want = Counter(full_set(highest, copies))
+        errors = [f"{t} is in {n} places" for t, n in sorted(seen.items()) if n > max(want[t], 1)]
+        errors += [f"{t} is missing" for t, n in sorted(want.items()) if seen[t] < n]
+        errors += [f"{t} is not a tile of the set" for t in sorted(set(seen) - set(want))]
         return errors
 
     def in_play(self, number: int) -> bool:
-        """Whether a tile bearing ``number`` is still in a hand or the boneyard, so a double of
-        it can still be satisfied."""
-        return any(number in t for t in self.boneyard) or any(
-            number in t for h in self.hands for t in h
+        """Whether a tile bearing ``number`` that is not a double is still in a hand or the
+        boneyard, so a double of it can still be satisfied (with two sets mixed, the other copy
+        of the double does not satisfy it: ``moves``, rule 9)."""
+        return any(number in t and t[0] != t[1] for t in self.boneyard) or any(
+            number in t and t[0] != t[1] for h in self.hands for t in h
         )
 
     def live_doubles(self) -> list[int]:

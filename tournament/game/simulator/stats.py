@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--set", type=int, default=12, help="double-N set (default 12)")
+    parser.add_argument("--sets", type=int, default=1, choices=(1, 2), help="copies mixed")
     parser.add_argument("--tiles", type=int, default=15, help="tiles drawn (default 15)")
     parser.add_argument("--engine", type=int, help="play this engine only (default: all)")
     parser.add_argument("--double-blank", type=int, default=0, choices=(0, 50))
@@ -101,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rules = RuleSet(
         set=args.set,
+        sets=args.sets,
         engines=default_engines(args.set),
         tiles_drawn={args.players: args.tiles},
         table_size=args.players,
@@ -109,8 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     engines = [args.engine] if args.engine is not None else None
     _, f = simulate(rules, args.players, args.rounds, args.seed, engines, args.strategy)
     which = f"{args.engine}-{args.engine}" if engines else "every engine in turn"
+    tiles = f"double-{args.set}" if args.sets == 1 else f"{args.sets} double-{args.set} sets"
     print(
-        f"{f.rounds} rounds, {args.players} players, double-{args.set}, {args.tiles} tiles each, "
+        f"{f.rounds} rounds, {args.players} players, {tiles}, {args.tiles} tiles each, "
         f"{which}, strategy {args.strategy}, seed {args.seed}"
     )
     print(f"losing hand (pips): {f.losing_hand}")

@@ -20,9 +20,10 @@ class DealError(Refusal, ValueError):
     """A round that cannot be dealt by the rule set; the message says why."""
 
 
-def full_set(highest: int) -> list[Tile]:
-    """Every tile of a double-``highest`` set, in a fixed order."""
-    return [(a, b) for a in range(highest + 1) for b in range(a, highest + 1)]
+def full_set(highest: int, copies: int = 1) -> list[Tile]:
+    """Every tile of a double-``highest`` set, in a fixed order; with ``copies`` sets mixed
+    (PRODUCT.md §12), each tile that many times."""
+    return [(a, b) for a in range(highest + 1) for b in range(a, highest + 1)] * copies
 
 
 def is_double(tile: Tile) -> bool:
@@ -67,6 +68,8 @@ def deal(
     NVSO B: "Begin play by turning up the double twelve domino. Turn the other dominoes face
     down and shuffle them. Each player then draws 15 tiles. The remaining tiles are gathered
     into ... bone piles". F: each later round's engine is set aside the same way.
+    With two sets mixed (PRODUCT.md §12) every tile is there twice and the engine is drawn
+    once: its second copy is shuffled and dealt with the rest.
     """
     if not 0 <= engine <= rules.set:
         raise DealError(
@@ -77,7 +80,8 @@ def deal(
             )
         )
     drawn = tiles_to_draw(rules, players)
-    tiles = [t for t in full_set(rules.set) if t != (engine, engine)]
+    tiles = full_set(rules.set, rules.sets)
+    tiles.remove((engine, engine))
     rng.shuffle(tiles)
     hands = [tiles[i * drawn : (i + 1) * drawn] for i in range(players)]
     return hands, tiles[players * drawn :]
