@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
-from tournament.game.finals import BIG_FINAL
+from tournament.game.finals import BIG_FINAL, FinalsOptions
 from tournament.game.rules import RuleSet, default_engines
 from tournament.models import (
     FORMAT_FIELDS,
@@ -201,12 +201,11 @@ class EventForm(OnceMixin, forms.ModelForm):
         return data
 
     def check_finals(self, data, rules: RuleSet) -> None:
-        """The finals options must fit the rule set (issue 12)."""
-        top_n, fill_to = data.get("finals_top_n"), data.get("finals_fill_to")
-        if top_n is not None and top_n < 1:
-            self.add_error("finals_top_n", _("At least the top 1 of each table advances."))
-        if fill_to is not None and fill_to < 2:
-            self.add_error("finals_fill_to", _("Wildcards fill a stage to at least 2 players."))
+        """The finals options must fit the rule set (issue 12); a top 0 (only the best overall,
+        issue 30) needs the wildcards that fill the next stage."""
+        options = FinalsOptions(top_n=data.get("finals_top_n"), fill_to=data.get("finals_fill_to"))
+        for option, why in options.problems():
+            self.add_error(f"finals_{option}", translated(why))
         if data.get("finals_big_final") and max(rules.dealable_sizes, default=0) < BIG_FINAL:
             self.add_error(
                 "finals_big_final",

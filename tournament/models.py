@@ -288,7 +288,8 @@ class Event(models.Model):
         blank=True,
         help_text=_(
             "Leave empty for the automatic choice: each table's winner, or the top 2 when "
-            "only two tables play (never a Final of fewer than 3)."
+            "only two tables play (never a Final of fewer than 3). 0 means none: only the best "
+            "overall go on, as many as the wildcards fill the next stage to."
         ),
     )
     finals_fill_to = models.PositiveSmallIntegerField(

@@ -9,7 +9,9 @@ The director's choices (stored with the event) are a ``FinalsOptions``:
 
 - ``top_n``: the top N of each table advance. ``None`` (the default) is automatic: each table's
   winner, or more when that would leave fewer than 3 players for the next stage (two tables of
-  3 send their top 2: a Final of 4, never of 2).
+  3 send their top 2: a Final of 4, never of 2). ``0`` is none: only the best overall go on,
+  the ``fill_to`` best totals of the stage, whatever their table (issue 30 item 1); a stage
+  they filled (no larger than ``fill_to``) sends its tables' places as by default.
 - ``fill_to``: wildcards, the best totals among the players who did not advance, fill the next
   stage up to this many players (the Final, or a semifinal when it is larger than one table).
 - ``big_final``: the Final may seat 6 or more at one table, up to the largest size the rule set
@@ -36,13 +38,27 @@ class FinalsOptions:
     fill_to: int | None = None
     big_final: bool = False
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[tuple[str, Message]]:
+        """(the option, why) for each choice that cannot be played."""
         out = []
-        if self.top_n is not None and self.top_n < 1:
-            out.append("At least the top 1 of each table advances.")
+        if self.top_n is not None and (self.top_n < 0 or self.top_n == 0 and self.fill_to is None):
+            out.append(
+                (
+                    "top_n",
+                    Message(
+                        "At least the top 1 of each table advances. 0 (none) goes with "
+                        "wildcards only: set how many of the best overall fill the next stage."
+                    ),
+                )
+            )
         if self.fill_to is not None and self.fill_to < 2:
-            out.append("Wildcards fill a stage to at least 2 players.")
+            out.append(("fill_to", Message("Wildcards fill a stage to at least 2 players.")))
         return out
+
+    def best_overall(self, players: int) -> bool:
+        """Whether a stage of ``players`` sends only its best totals overall (``top_n`` 0),
+        nobody by table place: a stage larger than the ``fill_to`` they fill the next with."""
+        return self.top_n == 0 and self.fill_to is not None and players > self.fill_to
 
 
 @dataclass(frozen=True)
@@ -50,8 +66,8 @@ class PlannedStage:
     name: str
     players: int
     tables: tuple[int, ...]  # table sizes, larger first
-    advance: int = 0  # advancing from each table (0: this is the Final)
-    wildcards: int = 0  # wildcards joining the next stage
+    advance: int = 0  # advancing from each table (0: this is the Final, or only the best overall)
+    wildcards: int = 0  # wildcards joining the next stage (with advance 0: the best overall)
     warnings: tuple[str, ...] = ()
     advancers: int | None = None  # known once the stage closes: a tie may send more on
 
@@ -83,13 +99,14 @@ class PlannedStage:
             lambda a, b: Message("%(a)s or %(b)s", a=a, b=b),
             map(str, sorted(set(self.tables), reverse=True)),
         )
-        top = (
-            Message("each table's winner")
-            if self.advance == 1
-            else Message("each table's top %(k)s", k=self.advance)
-        )
+        if not self.advance:
+            top = Message("the best %(n)s overall", n=self.wildcards)
+        elif self.advance == 1:
+            top = Message("each table's winner")
+        else:
+            top = Message("each table's top %(k)s", k=self.advance)
         values = {"name": self.name, "count": len(self.tables), "sizes": sizes, "top": top}
-        if not self.wildcards:
+        if not self.wildcards or not self.advance:
             return Message(
                 "%(name)s, %(count)s tables of %(sizes)s (%(top)s) → %(advancing)s",
                 advancing=self.advancing,
@@ -153,10 +170,13 @@ def advance_per_table(tables: Sequence[int], options: FinalsOptions) -> int:
     """How many advance from each table of a stage seated at ``tables`` (two or more).
 
     The director's top N, never a whole table; by default automatic: the winner, or more
-    while fewer than 3 would go on (two tables send their top 2).
+    while fewer than 3 would go on (two tables send their top 2). 0 when only the best
+    overall go on (``FinalsOptions.best_overall``: the wildcards are all who advance).
     """
+    if options.best_overall(sum(tables)):
+        return 0
     most = max(1, min(tables) - 1)
-    if options.top_n is not None:
+    if options.top_n:
         return min(options.top_n, most)
     k = 1
     while len(tables) * k < NO_BRONZE and k < most:
@@ -165,8 +185,13 @@ def advance_per_table(tables: Sequence[int], options: FinalsOptions) -> int:
 
 
 def wildcards(advancing: int, players: int, options: FinalsOptions) -> int:
-    """How many wildcards fill the next stage: up to ``fill_to`` players, never everyone."""
+    """How many wildcards fill the next stage: up to ``fill_to`` players, never everyone.
+
+    With ``top_n`` 0 they are the best overall of a stage larger than ``fill_to``; a stage
+    they filled sends its tables' places and no wildcards."""
     if options.fill_to is None:
+        return 0
+    if options.top_n == 0 and not options.best_overall(players):
         return 0
     return max(0, min(options.fill_to, players - 1) - advancing)
 
