@@ -181,3 +181,22 @@ def test_a_format_that_cannot_be_played_is_refused_with_its_reason(director_clie
     assert response.status_code == 200
     assert "At most half a table moves each way" in response.content.decode()
     assert not Event.objects.filter(name="Club Night").exists()
+
+
+def test_the_standings_read_model_adds_each_game_and_marks_a_withdrawn_player(director_client):
+    from scoring.cumulative import cumulative_standings
+
+    event = create(director_client, format_kind="cumulative", format_games=2)
+    make_players(event, names(8))
+    game1 = seat_game_1(director_client, event)
+    totals1 = {f"P{i}": 10 + i for i in range(1, 9)}
+    play_game(director_client, game1, totals1)
+    close(director_client, game1)
+    p8 = event.players.get(name="P8")
+    p8.withdrawn = True
+    p8.save()
+    standings = cumulative_standings(load_results(event))
+    rows = {r.player.name: r for r in standings.rows}
+    assert rows["P1"].games == [11] and rows["P1"].running == [11] and rows["P1"].place == 1
+    assert rows["P8"].out and rows["P8"].place is None and rows["P8"].games == [18]
+    assert [r.player.name for r in standings.rows][-1] == "P8"
