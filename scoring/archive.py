@@ -67,6 +67,7 @@ class RecordGroup:
     set: int
     table_size: int
     records: tuple[Record, ...]
+    sets: int = 1  # two sets mixed deal other games: their records stand apart
 
 
 LOWEST_GAME = "lowest_game"
@@ -111,15 +112,15 @@ def records() -> list[RecordGroup]:
     state = Event.objects.aggregate(n=Count("pk"), v=Sum("version"))
 
     def compute():
-        by_group: dict[tuple[int, int], list[Record]] = {}
+        by_group: dict[tuple[int, int, int], list[Record]] = {}
         for event in Event.objects.order_by("date", "pk"):
             for _stage, sheets in event_sheets(event).items():
                 for sheet in sheets:
-                    key = (event.set_size, len(sheet.players))
+                    key = (event.set_size, event.sets, len(sheet.players))
                     by_group.setdefault(key, []).extend(sheet_records(event, sheet))
         return [
-            RecordGroup(s, size, tuple(best(found)))
-            for (s, size), found in sorted(by_group.items(), reverse=True)
+            RecordGroup(s, size, tuple(best(found)), sets)
+            for (s, sets, size), found in sorted(by_group.items(), reverse=True)
             if found
         ]
 

@@ -269,8 +269,8 @@ def test_an_unknown_value(change, error):
             ],
         ),
         (
-            lambda d: rules(d)["tiles_drawn"].update({"9": 5}),
-            ["event.rules.tiles_drawn.9: A table seats 2 to 8 players, not 9"],
+            lambda d: rules(d)["tiles_drawn"].update({"13": 5}),
+            ["event.rules.tiles_drawn.13: A table seats 2 to 12 players, not 13"],
         ),
         (
             lambda d: rules(d)["tiles_drawn"].update({"04": 15}),
@@ -280,7 +280,7 @@ def test_an_unknown_value(change, error):
             lambda d: rules(d)["tiles_drawn"].update({"1": 15, "five": 15}),
             [
                 'event.rules.tiles_drawn.five: "five" is not a table size such as "4"',
-                "event.rules.tiles_drawn.1: A table seats 2 to 8 players, not 1",
+                "event.rules.tiles_drawn.1: A table seats 2 to 12 players, not 1",
             ],
         ),
         (
