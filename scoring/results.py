@@ -595,7 +595,10 @@ def _outcomes(results: EventResults) -> dict[str, str]:
     """What a correction can change, as sentences keyed by what they are about."""
     players = results.players
     out = {}
+    cut = results.games[-1:] if results.format.kind == formats.CUMULATIVE_FINAL else []
     for stage in results.sheets:
+        if results.format.is_cumulative and stage not in cut:
+            continue  # everyone plays every game: only the cut to the Final sends players on
         if stage.closed and stage.kind in ADVANCING_KINDS:
             advancing = sorted(p.name for p in results.advancing(stage))
             out[f"advance:{stage.pk}"] = (

@@ -200,3 +200,79 @@ def test_the_standings_read_model_adds_each_game_and_marks_a_withdrawn_player(di
     assert rows["P1"].games == [11] and rows["P1"].running == [11] and rows["P1"].place == 1
     assert rows["P8"].out and rows["P8"].place is None and rows["P8"].games == [18]
     assert [r.player.name for r in standings.rows][-1] == "P8"
+
+
+def test_divisions_are_reseated_cut_and_medalled_apart(director_client):
+    event = create(
+        director_client,
+        format_kind="cumulative_final",
+        format_games=2,
+        format_reseat="fewest_repeats",
+        format_final_size=4,
+    )
+    make_players(event, [f"A{i}" for i in range(1, 9)], division="Women")
+    make_players(event, [f"B{i}" for i in range(1, 9)], division="Men")
+    game1 = seat_game_1(director_client, event)
+    totals = {f"{d}{i}": 10 + i for d in "AB" for i in range(1, 9)}
+    play_game(director_client, game1, totals)
+    close(director_client, game1)
+    game2 = event.stages.get(number=2)
+    for table in tables_of(game2):
+        assert len({name[0] for name in table}) == 1  # a table never mixes divisions
+    # Fewest repeats: two tables of four per division, so each Game 1 table splits two and
+    # two across them, and each Game 2 table holds two pairs who met: no fewer is possible.
+    met = {frozenset((a, b)) for t in tables_of(game1) for a in t for b in t if a < b}
+    for table in tables_of(game2):
+        assert len([(a, b) for a in table for b in table if a < b and {a, b} in met]) == 2
+    play_game(director_client, game2, {n: 20 for n in totals})
+    close(director_client, game2)
+    finals = [
+        sorted(s.player.name for s in t.seats.all())
+        for t in Table.objects.filter(stage__event=event, stage__kind=StageKind.FINAL)
+    ]
+    assert sorted(finals) == [["A1", "A2", "A3", "A4"], ["B1", "B2", "B3", "B4"]]
+
+
+def test_a_tie_for_gold_on_cumulative_totals_follows_the_nvso_rule(director_client):
+    event = create(director_client, format_kind="cumulative", format_games=1)
+    make_players(event, names(8))
+    game1 = seat_game_1(director_client, event)
+    totals = {"P1": 5, "P2": 5, "P3": 9, "P4": 9, "P5": 20, "P6": 21, "P7": 22, "P8": 23}
+    play_game(director_client, game1, totals)
+    close(director_client, game1)
+    result = load_results(event).medals[0].result
+    by_name = {p.pk: p.name for p in event.players.all()}
+    assert sorted(by_name[pk] for pk in result.award("gold").players) == ["P1", "P2"]
+    assert result.award("silver").none
+    playoff = event.stages.get(kind=StageKind.PLAYOFF)
+    assert sorted(s.player.name for s in playoff.seats.all()) == ["P3", "P4"]
+    url = f"/director/e/{event.slug}/{playoff.number}/table/1/enter/"
+    pips = {p.name: p.pk for p in table_sheet(playoff.tables.get()).players}
+    director_client.post(url, {"engine": 12, f"p{pips['P4']}": 0, f"p{pips['P3']}": 12})
+    result = load_results(event).medals[0].result
+    assert [by_name[pk] for pk in result.award("bronze").players] == ["P4"]
+
+
+def test_a_player_who_withdraws_keeps_the_games_played_but_cannot_medal(director_client):
+    from scoring.cumulative import cumulative_standings
+    from tests.test_desk import withdraw
+
+    event = create(director_client, format_kind="cumulative", format_games=2)
+    make_players(event, names(9))
+    game1 = seat_game_1(director_client, event)
+    totals = {f"P{i}": 10 + i for i in range(1, 10)}
+    play_game(director_client, game1, totals)
+    close(director_client, game1)
+    leaving = event.players.get(name="P1")
+    withdraw(director_client, leaving, "went home")
+    game2 = event.stages.get(number=2)
+    assert "P1" not in {n for t in tables_of(game2) for n in t}
+    assert sorted(map(len, tables_of(game2))) == [4, 4]
+    play_game(director_client, game2, {f"P{i}": 30 for i in range(2, 10)})
+    close(director_client, game2)
+    results = load_results(event)
+    rows = {r.player.name: r for r in cumulative_standings(results).rows}
+    assert rows["P1"].out and rows["P1"].games == [11, None] and rows["P1"].place is None
+    assert rows["P2"].place == 1 and rows["P2"].running == [12, 42]
+    gold = results.medals[0].result.award("gold").players
+    assert [results.players[pk].name for pk in gold] == ["P2"]
