@@ -11,6 +11,9 @@ transaction writes the rows in bulk (``write_event``).
 - ``checks.py``: the game's checks, which ask the site's own rules (no rule is written here);
 - ``writer.py``: a valid file into the site; ``exporter.py``: an event out to its file.
 
+An event's format and mixed sets (``event.format``, ``event.rules.sets``, ``results.cumulative``)
+are written only when they are not a knockout with one set: a file without them is one.
+
 What the site keeps beyond the format goes under ``extra`` keys, as the format allows:
 
 - ``event.extra``: ``paper_size`` and ``sheet_language`` (when set); ``event.rules.extra``:

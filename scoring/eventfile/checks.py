@@ -1,12 +1,15 @@
 """The game's checks of an event file: what its shape (``schema.py``) cannot say.
 
-The rule set must be playable, each table seated at a size it lists, each round's engine the
-next of its engines and its pips within the bounds, each player seated once per stage, each
-infraction in a round reached, each clock possible, each playoff one the results call for.
+The rule set must be playable, the format too, each table seated at a size it lists, each
+round's engine the next of its engines and its pips within the bounds, each player seated once
+per stage, a cumulative event's stages in their order (its games, the playoffs of the cut, its
+Final, the medal playoffs), each infraction in a round reached, each clock possible, each
+playoff one the results call for.
 
-No rule of the game is written here: the rule set is checked by ``RuleSet.problems``, each round
-by ``round_errors``, an infraction's round by the infraction service's check, the clock by
-``Clock``, and playoffs by computing the results the way the site does (``compute_results``).
+No rule of the game is written here: the rule set is checked by ``RuleSet.problems`` (with the
+sets mixed), the format by ``Format.problems``, each round by ``round_errors``, an infraction's
+round by the infraction service's check, the clock by ``Clock``, and playoffs by computing the
+results the way the site does (``compute_results``).
 This module only asks them, and locates their answers in the file.
 
 The checks read every part of the file that has the right shape; a value with a shape error (it
@@ -39,8 +42,10 @@ from scoring.results import ADVANCING_KINDS, compute_results, division_of
 from scoring.services.infractions import engine_error
 from scoring.sheets import SheetRound, TableSheet
 from tournament.game.clock import Clock
+from tournament.game.formats import CUMULATIVE, CUMULATIVE_FINAL, PROGRESSIVE, Format
 from tournament.game.rules import SETS, RuleSet, round_errors, running_totals
 from tournament.models import (
+    FORMAT_FIELDS,
     Event,
     InfractionScope,
     Medal,
@@ -64,6 +69,7 @@ EVENT_FIELDS = (
     "date",
     "venue",
     "set_size",
+    "sets",
     "engines",
     "table_size",
     "game_minutes",
@@ -79,6 +85,7 @@ EVENT_FIELDS = (
     "finals_fill_to",
     "finals_big_final",
     "sheet_language",
+    *FORMAT_FIELDS.values(),
 )
 
 
@@ -140,6 +147,7 @@ def check(errors: Errors, file: EventFile | Bad, broken: frozenset[tuple]) -> Pl
     checks = _Checks(errors, broken)
     fields = checks.event(file.event)
     checks.players(file.players)
+    checks.format_problems()
     stages = checks.stages(file.stages)
     plan = Plan(file, fields, stages)
     if not errors:
@@ -189,6 +197,7 @@ def _rule_problems(
         return True
     base = RuleSet(
         set=rules.set,
+        sets=rules.sets,
         engines=(rules.set,),
         tiles_drawn={2: 1},
         table_size=2,
@@ -239,15 +248,17 @@ def _rule_problems(
     return False
 
 
-def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | None, dict]:
-    """The rule set to check tables and rounds with (None when its set, engines, tiles drawn
-    or double-blank have errors); and the event fields it sets.
+def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | None, dict, bool]:
+    """The rule set to check tables and rounds with (None when its set, sets, engines, tiles
+    drawn or double-blank have errors); the event fields it sets; and whether it is the file's
+    own, without an error (not a stand-in for the checks of tables and rounds).
 
     Every part is checked even when another is wrong: a wrong part is replaced by a playable
     stand-in while ``RuleSet.problems`` is asked about the others.
     """
     where = "event.rules"
     the_set = rules.set_
+    sets = rules.sets
     engines = rules.engines if _ok(rules.engines) and _ok(*rules.engines) else BAD
     tiles = rules.tiles_drawn
     if _ok(tiles):
@@ -263,6 +274,7 @@ def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | N
     late = _given(extra.late_arrivals, False)
     fields = dict(
         set_size=the_set,
+        sets=sets,
         engines=engines,
         tiles_drawn=tiles,
         game_minutes=minutes,
@@ -275,11 +287,12 @@ def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | N
         late_arrivals=late if _ok(late) else False,
     )
     if not _ok(the_set):
-        return None, fields
+        return None, fields, False
     if the_set not in SETS:
         errors.add(at(where, "set"), RuleSet(set=the_set).problems()[0])
-        return None, fields
+        return None, fields, False
     complete = tiles_complete and _ok(
+        sets,
         engines,
         minutes,
         double_blank,
@@ -293,6 +306,7 @@ def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | N
     )
     ruleset = RuleSet(
         set=the_set,
+        sets=sets if _ok(sets) else 1,
         engines=tuple(engines) if _ok(engines) else (the_set,),
         tiles_drawn=tiles if tiles_complete else ((_ok(tiles) and tiles) or {2: 1}),
         game_minutes=minutes if _ok(minutes) else None,
@@ -303,16 +317,16 @@ def _rules(errors: Errors, rules: Rules, broken: frozenset) -> tuple[RuleSet | N
     ruleset = replace(ruleset, table_size=table_size if given else usual_table_size(ruleset))
     fields["table_size"] = ruleset.table_size
     if _rule_problems(errors, where, ruleset, given, complete) and complete:
-        return ruleset, fields
+        return ruleset, fields, True
     # The tables and rounds are still checked when only the time limit or the usual table
-    # size is wrong, not when the set, engines, tiles drawn or double-blank are.
+    # size is wrong, not when the set, sets, engines, tiles drawn or double-blank are.
     for_tables = replace(
         ruleset, game_minutes=None, table_size=min(ruleset.tiles_drawn, default=ruleset.table_size)
     )
-    if for_tables.problems() or not (tiles_complete and _ok(engines, double_blank)):
-        return None, fields
+    if for_tables.problems() or not (tiles_complete and _ok(sets, engines, double_blank)):
+        return None, fields, False
     timed = replace(for_tables, game_minutes=ruleset.game_minutes)
-    return (for_tables if timed.problems() else timed), fields
+    return (for_tables if timed.problems() else timed), fields, False
 
 
 # -- the whole file ------------------------------------------------------------------------------
@@ -324,6 +338,10 @@ class _Checks:
         self.errors = errors
         self.broken = broken
         self.rules: RuleSet | None = None
+        self.rules_clean = False  # the file's rule set, without an error (not a stand-in)
+        self.format: Format | None = None  # None: its kind has an error
+        self.format_bad: set[str] = set()  # Format's names whose value has an error
+        self.field = 0  # the players not withdrawn
         self.day_of_event: date | None = None
         self.divisions: dict[str, str] = {}  # player id -> division ("" for none)
 
@@ -370,8 +388,11 @@ class _Checks:
         if _ok(event.date):
             self.day_of_event = event.date
         if _ok(event.rules):
-            self.rules, rule_fields = _rules(self.errors, event.rules, self.broken)
+            self.rules, rule_fields, self.rules_clean = _rules(
+                self.errors, event.rules, self.broken
+            )
             fields.update(rule_fields)
+        fields.update(self.read_format(event.format))
         extra = _the(event.extra, EventExtra())
         fields["paper_size"] = _given(extra.paper_size, PaperSize.LETTER)
         # The event's zone (optional): a file without one takes the importing site's.
@@ -393,11 +414,76 @@ class _Checks:
             "finals_big_final": _given(finals.big_final, False),
         }
 
+    # -- the format ---------------------------------------------------------------------------
+    def read_format(self, given: Any) -> dict[str, Any]:
+        """The event's format fields (PRODUCT.md §12). A file without a format was written
+        before formats: a knockout, every setting its default."""
+        if given is None:
+            self.format = Format()
+            return {}
+        if not _ok(given) or not _ok(given.kind):
+            return {}
+        values = {name: getattr(given, name) for name in FORMAT_FIELDS}
+        if values["games"] is None:  # not given: required of the cumulative kinds
+            del values["games"]
+            if Format(kind=given.kind).is_cumulative:
+                self.error(
+                    at("event.format", "games"),
+                    _("missing: a cumulative event says how many games everyone plays"),
+                )
+                values["games"] = BAD
+        good = {name: value for name, value in values.items() if _ok(value)}
+        self.format = Format(**good)
+        self.format_bad = set(values) - set(good)
+        return {FORMAT_FIELDS[name]: value for name, value in good.items()}
+
+    def format_problems(self) -> None:
+        """``Format.problems`` (the number of games, the players moving, the Final's size
+        against the rule set and the field), each at the setting that causes it: placed by
+        asking the same question of a format that has only that setting of the file's."""
+        fmt = self.format
+        if fmt is None or not fmt.is_cumulative:
+            return
+        where = "event.format"
+        parts = {
+            "games": Format(kind=CUMULATIVE, games=fmt.games),
+            "move": Format(kind=CUMULATIVE, games=1, reseat=PROGRESSIVE, move=fmt.move),
+            "final_size": Format(kind=CUMULATIVE_FINAL, games=1, final_size=fmt.final_size),
+        }
+        players = self.field or None
+        # A rule set with errors (reported) is no ground for the rest: the games alone.
+        rules = self.rules if self.rules_clean else None
+        whole = fmt if rules is not None else parts["games"]
+        for problem in whole.problems(rules or RuleSet(), players):
+            name = next(
+                (
+                    n
+                    for n, part in parts.items()
+                    if problem in part.problems(rules or RuleSet(), players)
+                ),
+                None,
+            )
+            self.error(at(where, name) if name else where, problem)
+
+    def games(self) -> int | None:
+        """How many games a cumulative event's file holds first (None: not a cumulative
+        event, or its number of games is wrong)."""
+        fmt = self.format
+        if fmt is None or not fmt.is_cumulative or "games" in self.format_bad:
+            return None
+        if Format(kind=CUMULATIVE, games=fmt.games).problems(RuleSet()):
+            return None
+        return fmt.games
+
+    # -- players ----------------------------------------------------------------------------
     def players(self, players: Any) -> None:
         first: dict[str, int] = {}
         for i, player in enumerate(_the(players, [])):
             if not _ok(player):
                 continue
+            extra = _the(player.extra, None)
+            if extra is None or not extra.withdrawn:
+                self.field += 1
             where = at("players", i)
             ref = player.id.raw if isinstance(player.id, Bad) else player.id
             if not isinstance(ref, str):
@@ -467,9 +553,81 @@ class _Checks:
             if _ok(stage.tables):
                 plan.tables = self.tables(stage.tables, at(where, "tables"), plan)
             out.append(plan)
+        self.layout(out)
         for i, stage in enumerate(out):
             self.playoff_of(out, i, stage)
         return out
+
+    def layout(self, stages: list[StagePlan]) -> None:
+        """A cumulative event's stages (formats/event-file.md): its games first, kind
+        "qualifying", all of them from the start; then, with a Final, the playoffs of the cut,
+        the Final and the medal playoffs; without one, the medal playoffs."""
+        games = self.games()
+        if games is None:
+            return
+        if len(stages) < games:
+            self.error(
+                "stages",
+                ngettext(
+                    "%(count)s stage, but a cumulative event holds its %(games)s games "
+                    "(event.format.games) from the start: its first stages",
+                    "%(count)s stages, but a cumulative event holds its %(games)s games "
+                    "(event.format.games) from the start: its first stages",
+                    len(stages),
+                )
+                % {"count": len(stages), "games": games},
+            )
+            return
+        for i, stage in enumerate(stages[:games]):
+            if stage.kind and stage.kind != StageKind.QUALIFYING:
+                self.error(
+                    at(at("stages", i), "kind"),
+                    _(
+                        "%(value)s, but the first %(games)s stages are the games everyone plays "
+                        '(event.format.games): kind "qualifying"'
+                    )
+                    % {"value": show(stage.kind), "games": games},
+                )
+        with_final = self.format.kind == CUMULATIVE_FINAL
+        before_final = with_final
+        for i, stage in enumerate(stages[games:], start=games):
+            if not stage.kind:
+                continue
+            if before_final and stage.kind == StageKind.FINAL:
+                before_final = False
+                continue
+            # What may follow the games: the playoffs of the cut (before the Final), else the
+            # medal playoffs (a playoff's missing medal is an error already).
+            if before_final:
+                fits = stage.medal in ("", Medal.ADVANCE)
+                says = _(
+                    "%(value)s, but between its games and its Final a cumulative event has "
+                    'only the playoffs of the cut (kind "playoff", medal "advance")'
+                )
+            else:
+                fits = stage.medal != Medal.ADVANCE
+                says = (
+                    _("%(value)s, but after its Final a cumulative event has only medal playoffs")
+                    if with_final
+                    else _(
+                        "%(value)s, but after its games a cumulative event without a Final "
+                        "(event.format.kind) has only medal playoffs"
+                    )
+                )
+            where = at("stages", i)
+            if stage.kind != StageKind.PLAYOFF:
+                self.error(at(where, "kind"), says % {"value": show(stage.kind)})
+            elif not fits:
+                self.error(at(where, "medal"), says % {"value": show(stage.medal)})
+        if before_final:
+            self.error(
+                "stages",
+                _(
+                    'no stage of kind "final": a cumulative event with a Final '
+                    "(event.format.kind) holds it from the start, after its %(games)s games"
+                )
+                % {"games": games},
+            )
 
     def stage_extra(self, extra: Any, where: str, plan: StagePlan) -> None:
         if not _ok(extra):
@@ -835,6 +993,9 @@ class _Checks:
                 )
                 stage.wildcards_of = None
             return
+        if self.format is not None and self.format.is_cumulative:
+            self.cut_playoff(stages, i, stage)
+            return
         if stage.wildcards_of is not None:  # tied for the last wildcard: from several tables
             index = stage.wildcards_of
             if index >= i or stages[index].kind not in ADVANCING_KINDS:
@@ -884,6 +1045,35 @@ class _Checks:
                     "qualifying or semifinal stage: give it in extra.table"
                 ),
             )
+
+    def cut_playoff(self, stages: list[StagePlan], i: int, stage: StagePlan) -> None:
+        """A cumulative event's advancement playoff: it settles the cut after the last game
+        (its ``wildcards_of``, given or not), never a table's tie."""
+        where = at(at("stages", i), "extra")
+        if stage.table_ref is not None:
+            self.error(
+                at(where, "table"),
+                _(
+                    "a cumulative event's advancement playoff settles the cut after its last "
+                    "game, not a table's tie"
+                ),
+            )
+            stage.table_ref = None
+        games = self.games()
+        if games is None or games > len(stages):
+            stage.wildcards_of = None  # the games are wrong (an error already)
+            return
+        last = games - 1
+        if stage.wildcards_of is not None and stage.wildcards_of != last:
+            self.error(
+                at(where, "wildcards_of"),
+                _(
+                    "%(stage)s is not the last game (%(last)s): a cumulative event's advancement "
+                    "playoff settles the cut after it"
+                )
+                % {"stage": at("stages", stage.wildcards_of), "last": at("stages", last)},
+            )
+        stage.wildcards_of = last
 
 
 def _check_playoffs(errors: Errors, plan: Plan) -> None:
@@ -946,7 +1136,7 @@ def _check_playoffs(errors: Errors, plan: Plan) -> None:
         s, stage = plan.stages[i], stages[i]
         if not any(t.rounds for t in s.tables[:1]):
             continue
-        if s.medal == Medal.ADVANCE:
+        if s.medal == Medal.ADVANCE and s.wildcards_of is None:
             key = ("table", stage.playoff_table_id, s.medal)
         else:
             key = ("division", stage.division, s.medal)

@@ -13,9 +13,10 @@ from typing import Any
 
 from scoring.eventfile.schema import FORMAT, VERSION
 from scoring.models import Infraction, Round, ScoreChange
-from scoring.results import ADVANCING_KINDS, compute_results
+from scoring.results import ADVANCING_KINDS, EventResults, compute_results
 from scoring.sheets import SheetRound, TableSheet, event_sheets
 from tournament.models import (
+    FORMAT_FIELDS,
     ClockEvent,
     Event,
     InfractionPenalty,
@@ -70,6 +71,52 @@ def _finals_extra(event: Event) -> dict[str, Any]:
         "big_final": event.finals_big_final,
     }
     return {} if options == LEGACY_FINALS else {"finals": options}
+
+
+def _format(event: Event) -> dict[str, Any]:
+    """The event's format (formats/event-file.md), written for the cumulative kinds, every
+    setting; a knockout writes none, as every file did before formats."""
+    fmt = event.format
+    if not fmt.is_cumulative:
+        return {}
+    return {"format": {name: getattr(fmt, name) for name in FORMAT_FIELDS}}
+
+
+def _advanced(
+    event: Event, results: EventResults, stages: list[Stage], ids: dict[int, str]
+) -> dict:
+    """``results.advanced``: who goes on from each closed qualifying or semifinal stage; in a
+    cumulative event, only from its last game once closed, to the Final (none without one)."""
+    fmt = event.format
+    if fmt.is_cumulative:
+        games = results.games
+        last = games[-1] if len(games) == fmt.games else None
+        if not fmt.has_final or last is None or not last.closed:
+            return {}
+        going_on = [last]
+    else:
+        going_on = [s for s in stages if s.closed and s.kind in ADVANCING_KINDS]
+    return {stage.name: [ids[p.pk] for p in results.advancing(stage)] for stage in going_on}
+
+
+def _cumulative(event: Event, results: EventResults, ids: dict[int, str]) -> dict:
+    """``results.cumulative`` (cumulative kinds): after each closed game, by its name, every
+    player's cumulative total, lowest first (then in the order of ``players``)."""
+    if not event.format.is_cumulative:
+        return {}
+    order = {pk: n for n, pk in enumerate(ids)}
+    return {
+        "cumulative": {
+            game.name: {
+                ids[pk]: total
+                for pk, total in sorted(
+                    results.cumulative[game.pk].items(), key=lambda kv: (kv[1], order[kv[0]])
+                )
+            }
+            for game in results.games
+            if game.pk in results.cumulative
+        }
+    }
 
 
 def export_event(event: Event) -> dict[str, Any]:
@@ -224,6 +271,7 @@ def export_event(event: Event) -> dict[str, Any]:
             "venue": event.venue,
             "rules": {
                 "set": event.set_size,
+                **({"sets": event.sets} if event.sets != 1 else {}),
                 "engines": list(event.engines),
                 "tiles_drawn": {
                     str(size): drawn
@@ -252,6 +300,7 @@ def export_event(event: Event) -> dict[str, Any]:
                     **({"late_arrivals": True} if event.late_arrivals else {}),
                 },
             },
+            **_format(event),
             "extra": {
                 "paper_size": event.paper_size,
                 **({"time_zone": event.time_zone} if event.time_zone else {}),
@@ -275,11 +324,8 @@ def export_event(event: Event) -> dict[str, Any]:
         ],
         "stages": [export_stage(stage) for stage in stages],
         "results": {
-            "advanced": {
-                stage.name: [ids[p.pk] for p in results.advancing(stage)]
-                for stage in stages
-                if stage.closed and stage.kind in ADVANCING_KINDS
-            },
+            "advanced": _advanced(event, results, stages, ids),
+            **_cumulative(event, results, ids),
             "medals": medals,
         },
     }

@@ -33,18 +33,22 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from scoring.models import Infraction, InfractionAction, InfractionKind, ScoreChange
+from tournament.game.formats import Format
 from tournament.game.rules import SETS
 from tournament.models import (
     AdvancementTie,
     ClockAction,
     ClockEvent,
     Event,
+    FormatKind,
     InfractionPenalty,
     InfractionScope,
     Medal,
+    MedalsFrom,
     MedalTie,
     PaperSize,
     Player,
+    Reseat,
     RoundInProgress,
     Stage,
     StageKind,
@@ -226,6 +230,10 @@ Pips = Annotated[
     Says(not_type=gettext_noop("%(value)s is not a whole number of pips")),
     Field(json_schema_extra=_DIGITS),
 ]
+_NOT_SETS = gettext_noop("%(value)s is not 1 or 2 (copies of the set mixed together)")
+SetsMixed = Annotated[
+    int, Field(ge=1, le=2), Says(not_type=_NOT_SETS, below=_NOT_SETS, above=_NOT_SETS)
+]
 TableSize = Annotated[str, StringConstraints(pattern=r"^(0|[1-9][0-9]{0,2})$")]
 Division = Annotated[
     Text(_max_length(Player, "division")) | None,
@@ -277,6 +285,7 @@ class Rules(Shape):
     """The rule set (PRODUCT.md §2-§8)."""
 
     set_: Whole = Field(alias="set", description="The highest double of the set")
+    sets: SetsMixed = Field(1, description="Copies of the set mixed together: 1 or 2")
     engines: Items(Whole, MAX_ENGINES) = Field(description="The engines in play order")
     tiles_drawn: dict[TableSize, Whole] = Field(
         description="Tiles each player draws, by table size",
@@ -292,11 +301,36 @@ class Rules(Shape):
     extra: RulesExtra = Field(default_factory=RulesExtra)
 
 
+_FORMAT = Format()
+
+
+class EventFormat(Shape):
+    """The event's format (PRODUCT.md §12); without it, a knockout (older files). Its numbers
+    are bounded here as the site stores them; what they must be under the rule set and the
+    field is ``Format.problems``' (checks.py)."""
+
+    kind: Choice(FormatKind) = _FORMAT.kind
+    games: Int(0, SMALL_MAX) = Field(  # not null when given
+        None, description="Cumulative kinds (required there): the games everyone plays"
+    )
+    reseat: Choice(Reseat) = _FORMAT.reseat
+    move: Int(0, SMALL_MAX) = Field(
+        _FORMAT.move, description="Progressive: how many move up and down at each table"
+    )
+    final_size: Int(0, SMALL_MAX) | None = Field(
+        _FORMAT.final_size,
+        description="cumulative_final: players in each division's Final, null for one table's",
+    )
+    medals_from: Choice(MedalsFrom) = _FORMAT.medals_from
+    extra: Any = None
+
+
 class EventInfo(Shape):
     name: Text(_max_length(Event, "name"))
     date: Day
     venue: Text(_max_length(Event, "venue"), blank=True)
     rules: Rules
+    format: EventFormat = None  # not null when given; without it, a knockout
     extra: EventExtra = Field(default_factory=EventExtra)
 
 
@@ -430,6 +464,8 @@ class Results(Shape):
     """Written by export, computed from everything else: ignored on import (recomputed)."""
 
     advanced: dict[str, list[str]]
+    # Cumulative kinds: each closed game's name -> player id -> the cumulative total after it.
+    cumulative: dict[str, dict[str, int]] | None = None
     medals: list[MedalEntry]
 
 
