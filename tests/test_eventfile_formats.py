@@ -571,3 +571,23 @@ def test_a_cut_playoff_settles_no_tables_tie_and_no_other_games_cut():
         "stages[3].extra.wildcards_of: stages[1] is not the last game (stages[2]): a cumulative "
         "event's advancement playoff settles the cut after it"
     ]
+
+
+# -- the best overall instead of each table's winner ---------------------------------------------
+
+
+def with_finals(**finals) -> dict:
+    data = json.loads((DATA / "shared-medals.json").read_text(encoding="utf-8"))
+    data["event"].setdefault("extra", {})["finals"] = finals
+    return data
+
+
+def test_a_knockout_of_the_best_overall_travels():
+    event = import_event(json.dumps(with_finals(top_n=0, fill_to=4)))
+    assert (event.finals_top_n, event.finals_fill_to) == (0, 4)
+    assert export_event(event)["event"]["extra"]["finals"]["top_n"] == 0
+
+
+def test_the_best_overall_without_a_number_is_refused_at_its_setting():
+    errors = refused(with_finals(top_n=0))
+    assert any(e.startswith("event.extra.finals.top_n: At least the top 1") for e in errors)

@@ -42,6 +42,7 @@ from scoring.results import ADVANCING_KINDS, compute_results, division_of
 from scoring.services.infractions import engine_error
 from scoring.sheets import SheetRound, TableSheet
 from tournament.game.clock import Clock
+from tournament.game.finals import FinalsOptions
 from tournament.game.formats import CUMULATIVE, CUMULATIVE_FINAL, PROGRESSIVE, Format
 from tournament.game.rules import SETS, RuleSet, round_errors, running_totals
 from tournament.models import (
@@ -408,6 +409,9 @@ class _Checks:
             return {"finals_top_n": 1}
         if not _ok(finals):
             return {}
+        options = FinalsOptions(top_n=finals.top_n, fill_to=finals.fill_to)
+        for option, why in options.problems():
+            self.error(at("event.extra.finals", option), why)
         return {
             "finals_top_n": finals.top_n,
             "finals_fill_to": finals.fill_to,

@@ -261,7 +261,7 @@ class Extra(BaseModel):
 class Finals(Shape):
     """The road to the Final; without it, each table's winner advances (older files)."""
 
-    top_n: Int(1, 8) | None = None
+    top_n: Int(0, 8) | None = None  # 0: none by table place, the best overall (fill_to)
     fill_to: Int(2, 99) | None = None
     big_final: bool | None = None
     extra: Any = None
