@@ -2,24 +2,29 @@
 (tournament/game/simulator/), saved through ``scoring.services.rounds.record_round`` so the
 round check and the record of who entered each round apply.
 
-Used by ``manage.py simulate_event`` (``simulate_stage``) and by the benchmark (tests/bench.py).
+Used by ``manage.py simulate_event`` (``simulate_stage``, and ``play_to_medals`` for a whole
+event, stage by stage), by the demo loader (``load_demo``) and by the benchmark (tests/bench.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.models import Round
+from scoring.results import EventResults, load_results, table_division
 from scoring.services.rounds import RoundRejected, end_game, record_round
+from scoring.services.stages import Closed, close_and_seat, seat_next_stage
 from scoring.sheets import table_sheet
 from tournament.clock import stage_clock
 from tournament.game.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
-from tournament.models import Stage, Table
+from tournament.models import Event, Seat, Stage, StageKind, Table
 from tournament.refusals import Refusal
 from tournament.services.clock import call_time, start_clock
+from tournament.services.seating import Draw, seat_stage
 
 MINUTES_PER_ROUND = 10  # NVSO's 60-minute game holds about six rounds at a table of four
 
@@ -109,3 +114,104 @@ def simulate_stage(
         for play in stopped:
             end_game(play.table, play.game_over_after, user)
     return plays
+
+
+# A bound on the stages one run plays: a real event has a few dozen at most (games, semifinals,
+# Finals of each division, playoffs); past it something keeps asking for more.
+MAX_STAGES = 500
+
+
+@dataclass
+class StagePlayed:
+    """One stage of ``play_to_medals``: the rounds its tables played and what closing it did
+    (``None`` for a playoff, which its round closes)."""
+
+    stage: Stage
+    plays: list[TablePlay]
+    closed: Closed | None = None
+
+
+@dataclass
+class EventPlayed:
+    """What ``play_to_medals`` did: Game 1 seated from the players checked in (or ``None``
+    when it was seated already); in order, each stage played and each stage seated by
+    ``seat_next_stage`` once the playoff it waited on was played; the results at the end."""
+
+    first_draw: Draw | None
+    steps: list[StagePlayed | Stage] = field(default_factory=list)
+    results: EventResults | None = None
+
+    @property
+    def stages(self) -> list[StagePlayed]:
+        return [step for step in self.steps if isinstance(step, StagePlayed)]
+
+
+def next_stage_to_play(event: Event) -> Stage | None:
+    """The first open stage with players seated: where a director enters rounds next."""
+    return event.stages.open().filter(seats__isnull=False).distinct().order_by("number").first()
+
+
+def medals_awarded(results: EventResults) -> bool:
+    """Whether every division that played has its medals, and no playoff is owed."""
+    divisions = {
+        table_division(sheet)
+        for stage, sheets in results.sheets.items()
+        if stage.kind != StageKind.PLAYOFF
+        for sheet in sheets
+        if sheet.players
+    }
+    medalled = {m.division for m in results.medals}
+    return bool(divisions) and divisions <= medalled and not results.owed
+
+
+def seat_first_game(event: Event, rng: random.Random, user=None) -> Draw:
+    """Seat Game 1 from the players checked in, as its seating page draws it (a division that
+    cannot be seated is left out, and the draw says why)."""
+    stage = event.stages.order_by("number").first()
+    if stage is None:
+        raise SimulationRefused(_("%(event)s has no stages to play.") % {"event": event})
+    players = list(event.players.present())
+    if not players:
+        raise SimulationRefused(
+            _("Nobody is checked in: check players in, or seat %(s)s first.") % {"s": stage.title}
+        )
+    return seat_stage(stage, players, rng=rng, user=user, leave_out=True)
+
+
+@transaction.atomic
+def play_to_medals(
+    event: Event, seed: int, user=None, minutes_per_round: float = MINUTES_PER_ROUND
+) -> EventPlayed:
+    """Play ``event`` to its medals as a director runs it, all or nothing.
+
+    Game 1 is seated from the players checked in if no stage is seated yet. Then, stage after
+    stage: every table of the first open seated stage plays its game (``simulate_stage``); a
+    game, semifinal or Final is closed through the close page's service
+    (``scoring.services.stages.close_and_seat``: playoffs created, the next stage seated by the
+    event's format, a cumulative event's next game by its reseating rule), a playoff closes with
+    its round. When no seated stage is left open and a stage waits on a playoff played since,
+    it is seated (``seat_next_stage``). It stops when every division has its medals. Raises
+    ``SimulationRefused``, ``RoundRejected``, ``ClockError`` or ``AdvanceError`` (nothing saved).
+    """
+    rng = random.Random(seed)
+    first = None
+    if not Seat.objects.filter(stage__event=event).exists():
+        first = seat_first_game(event, rng, user)
+    played = EventPlayed(first)
+    for _turn in range(MAX_STAGES):
+        stage = next_stage_to_play(event)
+        if stage is not None:
+            plays = simulate_stage(stage, seed, user, minutes_per_round)
+            stage.refresh_from_db()
+            closed = None if stage.closed else close_and_seat(stage, user)
+            played.steps.append(StagePlayed(stage, plays, closed))
+            continue
+        results = load_results(event)
+        if medals_awarded(results):
+            played.results = results
+            return played
+        played.steps.append(seat_next_stage(event, rng=rng, user=user))
+    raise SimulationRefused(
+        _("%(event)s still had stages to play after %(n)s: stopped.")
+        % {"event": event, "n": MAX_STAGES}
+    )

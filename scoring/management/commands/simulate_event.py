@@ -1,6 +1,8 @@
-"""Fill a stage's tables with rounds played by the rules engine (tournament/game/simulator/).
+"""Fill a stage's tables with rounds played by the rules engine (tournament/game/simulator/),
+or play the whole event to its medals.
 
     python manage.py simulate_event EVENT [--seed N] [--stage S] [--minutes-per-round M]
+    python manage.py simulate_event EVENT --to-medals [--seed N] [--minutes-per-round M]
 
 Each table's rounds are entered through ``scoring.services.rounds.record_round`` (via
 ``scoring.services.simulation``) by the event's first director, or by nobody when it has
@@ -8,6 +10,13 @@ none, so the round check and the event's history apply. A timed stage's clock is
 it was not; when time stops a table's simulated game, time is called and the table's game is
 marked over after its last round (``scoring.services.rounds.end_game``). All or nothing
 (``scoring.services.simulation.simulate_stage``): if anything is refused, nothing is saved.
+
+``--to-medals`` plays every stage in turn as a director runs the event, any format
+(``scoring.services.simulation.play_to_medals``): Game 1 seated from the players checked in
+if nothing is seated yet, each stage played then closed through the close page's service (the
+next stage seated by the format: semifinals and Finals, a cumulative event's next game by its
+reseating rule, the Final from the cut), playoffs played, until every division has its medals.
+All or nothing too.
 """
 
 from __future__ import annotations
@@ -18,16 +27,23 @@ import random
 from django.core.management import BaseCommand, CommandError
 from django.utils import timezone
 
+from scoring.results import AdvanceError
 from scoring.services.rounds import RoundRejected
 from scoring.services.simulation import (
     MINUTES_PER_ROUND,
+    EventPlayed,
     SimulationRefused,
+    StagePlayed,
     TablePlay,
+    next_stage_to_play,
+    play_to_medals,
     simulate_stage,
 )
 from tournament.clock import clock_time, stage_clock
 from tournament.game.clock import ClockError
-from tournament.models import Event, Stage
+from tournament.game.formats import BY_STANDING, FEWEST_REPEATS, PROGRESSIVE
+from tournament.models import Event, Stage, StageKind, Table
+from tournament.text import translated
 
 
 def _minutes(value: str) -> float:
@@ -41,7 +57,18 @@ def _minutes(value: str) -> float:
 
 
 def _rounds(count: int) -> str:
-    return f"{count} round{'s' if count != 1 else ''}"
+    return _count(count, "round")
+
+
+def _count(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+RESEATING = {
+    FEWEST_REPEATS: "reseated at random, fewest repeated tablemates",
+    BY_STANDING: "reseated by standing",
+    PROGRESSIVE: "reseated progressively",
+}
 
 
 class Command(BaseCommand):
@@ -66,12 +93,28 @@ class Command(BaseCommand):
             metavar="M",
             help=f"about how long a round takes (default {MINUTES_PER_ROUND})",
         )
+        parser.add_argument(
+            "--to-medals",
+            action="store_true",
+            help=(
+                "play every stage in turn, closing each as a director does, until the medals "
+                "are awarded (Game 1 is seated from the players checked in if nothing is "
+                "seated yet)"
+            ),
+        )
 
-    def handle(self, *args, event, seed=None, stage=None, minutes_per_round, **options):
+    def handle(
+        self, *args, event, seed=None, stage=None, minutes_per_round, to_medals=False, **options
+    ):
         found = Event.objects.filter(slug=event).first()
         if found is None:
             raise CommandError(f"No event has the short name {event!r}.")
         event = found
+        if to_medals:
+            if stage is not None:
+                raise CommandError("--to-medals plays every stage: leave out --stage.")
+            self._to_medals(event, seed, minutes_per_round)
+            return
         stage = self._stage(event, stage)
         self._not_called(stage)
         user = event.directors.order_by("pk").first()
@@ -97,6 +140,84 @@ class Command(BaseCommand):
                 f"(seed {seed})."
             )
         )
+
+    def _to_medals(self, event: Event, seed: int | None, minutes_per_round: float) -> None:
+        playing = next_stage_to_play(event)
+        if playing is not None:
+            self._not_called(playing)
+        user = event.directors.order_by("pk").first()
+        if seed is None:
+            seed = random.SystemRandom().randrange(1_000_000)
+        try:
+            played = play_to_medals(event, seed, user, minutes_per_round)
+        except (SimulationRefused, RoundRejected, ClockError, AdvanceError) as why:
+            raise CommandError(f"Nothing was saved: {why}") from None
+        for line in self._event_lines(event, played):
+            self.stdout.write(line)
+        entered = sum(len(p.entered) for s in played.stages for p in s.plays)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{event} played to its medals: {_count(len(played.stages), 'stage')}, "
+                f"{_rounds(entered)} simulated and entered (seed {seed})."
+            )
+        )
+
+    def _event_lines(self, event: Event, played: EventPlayed):
+        if played.first_draw is not None:
+            tables = played.first_draw.tables
+            stage = tables[0].stage if tables else event.stages.order_by("number").first()
+            seated = sum(t.seats.count() for t in tables)
+            yield (
+                f"{stage.title} seated from the {_count(seated, 'player')} checked in: "
+                f"{_count(len(tables), 'table')}."
+            )
+            yield from (translated(reason) for reason in played.first_draw.left_out)
+        else:
+            first = played.stages[0].stage if played.stages else None
+            if first is not None:
+                yield f"{first.title} was seated already."
+        for step in played.steps:
+            if isinstance(step, Stage):  # seated once the playoff it waited on was played
+                yield f"{step.title} seated: {self._tables(step)}."
+            else:
+                yield self._stage_line(event, step)
+        players = played.results.players
+        for division in played.results.medals:
+            awards = []
+            for award in division.result.medals:
+                if award.players:
+                    names = sorted(players[pk].name for pk in award.players)
+                    awards.append(f"{award.medal} {', '.join(names)}")
+                else:
+                    awards.append(f"no {award.medal}")
+            label = f"Medals ({division.division})" if division.division else "Medals"
+            yield f"{label}: {'; '.join(awards)}."
+
+    def _stage_line(self, event: Event, step: StagePlayed) -> str:
+        plays = step.plays
+        entered = sum(len(p.entered) for p in plays)
+        stopped = sum(1 for p in plays if p.game_over_after is not None)
+        line = f"{step.stage.title}: {_rounds(entered)} at {_count(len(plays), 'table')}"
+        if stopped:
+            line += f", time called (the game of {_count(stopped, 'table')} marked over)"
+        closed = step.closed
+        if closed is None:
+            return line + "; its round decides."
+        line += "; closed"
+        if closed.playoffs:
+            line += f", {', '.join(p.title for p in closed.playoffs)} to play"
+        if closed.seated is not None:
+            seated = closed.seated
+            line += f"; {seated.title} seated: {self._tables(seated)}"
+            fmt = event.format
+            if fmt.is_cumulative and seated.kind == StageKind.QUALIFYING:
+                line += f" ({RESEATING.get(fmt.reseat, fmt.reseat)})"
+        return line + "."
+
+    @staticmethod
+    def _tables(stage: Stage) -> str:
+        tables = Table.objects.filter(stage=stage, seats__isnull=False).distinct().count()
+        return _count(tables, "table")
 
     def _stage(self, event: Event, number: int | None) -> Stage:
         if number is None:
