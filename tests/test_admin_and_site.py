@@ -99,8 +99,9 @@ def test_setup_site_creates_a_director_and_the_demo_event_once(capsys):
     demo = Event.objects.get(slug="demo")
     assert demo.is_director(director)
     assert demo.players.count() == 18 and demo.stages.get(number=1).tables.count() == 5
+    assert Event.objects.get(slug="demo-club-night").format.is_cumulative
     call_command("setup_site")
-    assert Event.objects.count() == 1
+    assert Event.objects.count() == 2  # the knockout demo and the cumulative club night
     assert "Demo event already loaded." in capsys.readouterr().out
 
 

@@ -203,7 +203,7 @@ def play_to_medals(
         if stage is not None:
             plays = simulate_stage(stage, seed, user, minutes_per_round)
             stage.refresh_from_db()
-            closed = None if stage.closed else close_and_seat(stage, user)
+            closed = None if stage.closed else close_and_seat(stage, user, rng=rng)
             played.steps.append(StagePlayed(stage, plays, closed))
             continue
         results = load_results(event)

@@ -274,7 +274,9 @@ class Closed:
 
 
 @transaction.atomic
-def close_and_seat(stage: Stage, user, key: str | None = None, override: str = "") -> Closed:
+def close_and_seat(
+    stage: Stage, user, key: str | None = None, override: str = "", rng=None
+) -> Closed:
     """The director confirms the close: close the stage and, when nobody waits on a playoff,
     seat the next stage. A repeat of the form's ``key`` answers with what the first did.
 
@@ -317,7 +319,7 @@ def close_and_seat(stage: Stage, user, key: str | None = None, override: str = "
     elif stage.kind in ADVANCING_KINDS and not closed.playoffs:
         try:
             with transaction.atomic():
-                closed.seated = seat_next_stage(event, user=user)
+                closed.seated = seat_next_stage(event, rng=rng, user=user)
         except AdvanceError as why:
             closed.seat_error = str(why)
     settle(
