@@ -50,7 +50,7 @@ def cumulative_standings(
         g
         for g in results.games
         if results.sheets.get(g)
-        and (g.closed or (include_open and any(s.rounds for s in results.sheets[g])))
+        and (g.closed or (include_open and any(s.played for s in results.sheets[g])))
         and (through is None or g.number <= through.number)
     ]
     per_game: list[dict[int, int]] = []

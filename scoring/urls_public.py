@@ -28,6 +28,11 @@ urlpatterns = [
     path("records/", archive.RecordsView.as_view(), name="records"),
     path("e/<slug:slug>/bracket/", results.BracketView.as_view(), name="bracket"),
     path("e/<slug:slug>/results/", results.ResultsView.as_view(), name="results"),
+    path(
+        "e/<slug:slug>/standings/",
+        results.CumulativeStandingsView.as_view(),
+        name="cumulative_standings",
+    ),
     path("e/<slug:slug>/player/<int:pk>/", infractions.PlayerGamesView.as_view(), name="player"),
     path("e/<slug:slug>/<int:stage>/", results.StandingsView.as_view(), name="standings"),
     path("e/<slug:slug>/<int:stage>/seating/", seating.SeatingView.as_view(), name="seating"),

@@ -1,11 +1,14 @@
-"""The finals plan of an event as it stands (issue 12): counts the players from the rows and
-asks tournament/game/finals.py. Reads only."""
+"""The road of an event as it stands: a knockout's finals plan (issue 12), a cumulative
+format's road (issue 30). Counts the players from the rows and asks tournament/game/finals.py
+or tournament/game/formats.py. Reads only."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from tournament.game.finals import FinalsPlan, plan_finals
+from tournament.game.formats import road
+from tournament.game.message import Message
 from tournament.models import Event, Seat, Stage, StageKind
 
 
@@ -51,3 +54,24 @@ def event_plans(
         )
         for division, n in sorted(counts.items())
     ]
+
+
+def event_roads(event: Event) -> list[tuple[str, Message]]:
+    """(division, road) of a cumulative event (tournament/game/formats.py ``road``), from the
+    players of its last seated game, or the players checked in before Game 1 is seated; [] for
+    a knockout (its road is ``event_plans``). Two queries."""
+    fmt = event.format
+    if not fmt.is_cumulative:
+        return []
+    game = (
+        event.stages.filter(kind=StageKind.QUALIFYING, tables__isnull=False)
+        .order_by("-number")
+        .first()
+    )
+    seats = Seat.objects.filter(stage=game) if game is not None else Seat.objects.none()
+    counts = Counter(seats.values_list("player__division", flat=True))
+    if not counts:
+        counts = Counter(event.players.present().values_list("division", flat=True))
+    if not counts:
+        return [("", road(fmt, event.rules))]
+    return [(d, road(fmt, event.rules, n)) for d, n in sorted(counts.items())]

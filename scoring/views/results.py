@@ -5,12 +5,14 @@ from collections import Counter
 
 from django.conf import settings
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from scoring.charts import spread_chart, totals_chart
+from scoring.cumulative import cumulative_standings
 from scoring.dashboard import clock_never_started
 from scoring.lists import (
     UNRANKED,
@@ -27,6 +29,7 @@ from scoring.results import (
     close_advancers,
     compute_results,
     find_conflict,
+    game_stages,
     incomplete_tables,
     next_stage_plan,
     not_yet_created,
@@ -55,10 +58,11 @@ from scoring.sheets import (
 from scoring.views.infractions import sheet_infractions
 from tournament.caching import LiveMixin, fragment_key
 from tournament.clock import read_clock
-from tournament.finals import event_plans
+from tournament.finals import event_plans, event_roads
+from tournament.game import formats
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
 from tournament.models import Medal, StageKind
-from tournament.text import translated
+from tournament.text import name_sort_key, translated
 
 
 class ResultsMixin(LiveMixin, EventMixin):
@@ -221,6 +225,216 @@ def result_rows(stage, sheets, medals=None):
         yield r, {"place": place, "table": str(r.table.number), "total": total}
 
 
+# -- a cumulative event's standings (issue 30, PRODUCT.md §12) ---------------------------------
+
+
+def _withdrew(results) -> set[int]:
+    """The players of a cumulative event who withdrew: marked so, or left during a game."""
+    left = {pk for game in results.games for s in results.sheets.get(game, ()) for pk in s.left}
+    return left | {pk for pk, p in results.players.items() if p.withdrawn}
+
+
+def _outcome_notes(results) -> dict[int, str]:
+    """What the standings say beside a player who still contends, once the games decide it: a
+    medal, "playoff pending", or "finalist" (plays the Final)."""
+    notes = {pk: _("finalist") for g in results.games[-1:] for pk in results.wildcards_of(g)}
+    notes.update({pk: _("playoff pending") for o in results.owed for pk in o.owed.players})
+    notes.update({pk: str(Medal(m).label) for pk, m in results.medal_of().items()})
+    return notes
+
+
+def _out_note(pk: int, withdrew: set[int], sheet=None) -> str:
+    """Why a player has no place in a cumulative event's standings: they withdrew (after
+    round N of this game), or missed a game."""
+    if sheet is not None and pk in sheet.left:
+        return place_text(None, 1, sheet.left[pk])
+    return _("withdrew") if pk in withdrew else _("missed a game")
+
+
+def _shown(total: int | None) -> str:
+    return UNRANKED if total is None else str(total)
+
+
+def game_standings(results, stage) -> list[dict]:
+    """A cumulative event's game ``stage`` as its standings page shows it, division by
+    division (scoring/cumulative.py): each player's place by the cumulative total after this
+    game (T3 when shared), table, this game's total and the running total, with a game in
+    progress as it stands; a player who withdrew or missed a game after the places, marked;
+    the last game's medals, cut or playoffs beside the names. Text ready to show."""
+    event = results.event
+    standings = cumulative_standings(results, through=stage)
+    index = next((i for i, g in enumerate(standings.games) if g.pk == stage.pk), None)
+    seated = {p.pk: sheet for sheet in results.sheets.get(stage, ()) for p in sheet.players}
+    is_last = bool(results.games) and results.games[-1].pk == stage.pk
+    notes = _outcome_notes(results) if is_last else {}
+    withdrew = _withdrew(results)
+    player_head = url_head("player", event.slug)
+    table_head = url_head("table", event.slug, stage.number)
+    by_division: dict[str, list[dict]] = {}
+
+    def show(player, place: str, game, running, note: str) -> None:
+        sheet = seated.get(player.pk)
+        number = sheet.table.number if sheet is not None else None
+        by_division.setdefault(player.division, []).append(
+            {
+                "place": place,
+                "name": player.name,
+                "player_url": f"{player_head}{player.pk}/",
+                "table": "" if number is None else str(number),
+                "table_url": "" if number is None else f"{table_head}{number}/",
+                # not seated in this game, or their table has not started: no game total
+                "game": _shown(game if sheet is not None and sheet.played else None),
+                "running": _shown(running),
+                "note": note,
+            }
+        )
+
+    for rows in standings.divisions.values():
+        shared = Counter(r.place for r in rows)
+        for r in rows:
+            pk = r.player.pk
+            show(
+                r.player,
+                place_text(r.place, shared[r.place]),
+                r.games[index] if index is not None else None,
+                r.running[index] if index is not None else r.total,
+                _out_note(pk, withdrew, seated.get(pk)) if r.out else notes.get(pk, ""),
+            )
+    # Seated in this game with no total yet anywhere (Game 1 before its first round): unranked.
+    listed = {r.player.pk for r in standings.rows}
+    newcomers = [p for sheet in results.sheets.get(stage, ()) for p in sheet.players]
+    for p in sorted(newcomers, key=lambda p: name_sort_key(p.name)):
+        if p.pk not in listed:
+            left = p.pk in seated[p.pk].left
+            show(p, UNRANKED, None, None, _out_note(p.pk, withdrew, seated[p.pk]) if left else "")
+    return [{"division": d, "rows": by_division[d]} for d in sorted(by_division)]
+
+
+def event_cumulative(results) -> dict:
+    """A cumulative event's standings after every game (scoring/cumulative.py), as its page
+    shows them: the games' names, then division by division each player's place by the
+    cumulative total, every game's total and the running total after it, the Final's total
+    when one is played, the total, and a note (a medal, the cut, a withdrawal). Text ready to
+    show."""
+    event = results.event
+    standings = cumulative_standings(results)
+    final = results.final if results.format.has_final else None
+    final_sheets = results.sheets.get(final, ()) if final is not None else ()
+    final_totals = {pk: t for s in final_sheets if s.played for pk, t in s.totals.items()}
+    notes, withdrew = _outcome_notes(results), _withdrew(results)
+    player_head = url_head("player", event.slug)
+    divisions = []
+    for division, rows in standings.divisions.items():
+        shared = Counter(r.place for r in rows)
+        divisions.append(
+            {
+                "division": division,
+                "rows": [
+                    {
+                        "place": place_text(r.place, shared[r.place]),
+                        "name": r.player.name,
+                        "player_url": f"{player_head}{r.player.pk}/",
+                        "cells": [
+                            (_shown(g), _shown(run))
+                            for g, run in zip(r.games, r.running, strict=True)
+                        ],
+                        "final": _shown(final_totals.get(r.player.pk)),
+                        "total": str(r.total),
+                        "note": _out_note(r.player.pk, withdrew)
+                        if r.out
+                        else notes.get(r.player.pk, ""),
+                    }
+                    for r in rows
+                ],
+            }
+        )
+    return {
+        "games": [g.title for g in standings.games],
+        "final": final.title if final_totals else "",
+        "divisions": divisions,
+    }
+
+
+def is_game(event, stage, stages) -> bool:
+    """Whether ``stage`` is one of a cumulative event's games (its standings add up)."""
+    fmt = event.format
+    return fmt.is_cumulative and any(g.pk == stage.pk for g in game_stages(fmt, stages))
+
+
+def closing_text(results, stage) -> str:
+    """What closing ``stage`` of a cumulative event does (its close page): the next game seated
+    by the reseating rule; after the last game, the medals or the cut to the Final; the
+    Final's medals."""
+    fmt, games = results.format, results.games
+    at = next((i for i, g in enumerate(games) if g.pk == stage.pk), None)
+    if at is not None and at + 1 < len(games):
+        return _("Closing %(s)s seats %(next)s: everyone still playing is reseated %(rule)s.") % {
+            "s": stage.title,
+            "next": games[at + 1].title,
+            "rule": translated(formats.reseat_rule(fmt)),
+        }
+    final = results.final
+    if at is not None and (not fmt.has_final or final is None):
+        return _(
+            "%(s)s is the last game: closing it gives the medals from the cumulative totals."
+        ) % {"s": stage.title}
+    if at is not None:
+        return _(
+            "%(s)s is the last game: closing it sends the %(n)s lowest cumulative totals of each "
+            "division to the Final (a tie at the cut is played off)."
+        ) % {"s": stage.title, "n": fmt.final_players(results.event.rules)}
+    if final is not None and stage.pk == final.pk:
+        if fmt.medals_from == formats.CUMULATIVE_PLUS_FINAL:
+            return _(
+                "Closing %(s)s gives the medals from each finalist's cumulative total plus their "
+                "total in it."
+            ) % {"s": stage.title}
+        return _("Closing %(s)s gives the medals from its totals alone.") % {"s": stage.title}
+    return ""
+
+
+def finalists(results, stage) -> list[tuple[str, list[str]]]:
+    """(division, "name (cumulative total)" in order) of the players a cumulative event's last
+    game sends to the Final, as its close decides them (a tie at the cut: those clear of it,
+    the playoff deciding the rest)."""
+    if not results.format.has_final or not results.games or results.games[-1].pk != stage.pk:
+        return []
+    if not stage.closed:  # the close page's preview closes it in the results it shows
+        return []
+    totals = results.cumulative.get(stage.pk, {})
+    by_division: dict[str, list] = {}
+    for player in results.advancing(stage):
+        by_division.setdefault(player.division, []).append(player)
+    return [
+        (
+            division,
+            [
+                f"{p.name} ({totals.get(p.pk, 0)})"
+                for p in sorted(players, key=lambda p: (totals.get(p.pk, 0), name_sort_key(p.name)))
+            ],
+        )
+        for division, players in sorted(by_division.items())
+    ]
+
+
+class CumulativeStandingsView(ResultsMixin, TemplateView):
+    """A cumulative event's standings after every game: each game's total and the running
+    total, places by the cumulative total per division (issue 30). A knockout has none: its
+    bracket shows its stages."""
+
+    template_name = "scoring/cumulative_standings.html"
+    live_regions = {"live-cumulative": "scoring/_cumulative_live.html"}
+
+    def get_context_data(self, **kwargs):
+        if not self.event.format.is_cumulative:
+            raise Http404(_("This event is a knockout: its bracket shows every stage."))
+        ctx = super().get_context_data(**kwargs)
+        results = ctx["results"]
+        ctx["cumulative"] = SimpleLazyObject(lambda: event_cumulative(results))
+        ctx["roads"] = event_roads(self.event)
+        return ctx
+
+
 class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
     """Close a stage: see who advances and the playoffs owed, then confirm; seat the next."""
 
@@ -240,7 +454,15 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
         results = compute_results(self.event, sheets)
         ctx["preview"] = not self.stage.closed
         ctx["results"] = results
-        ctx["finals_plans"] = event_plans(self.event, self.stage, close_advancers(results, stage))
+        if results.format.is_cumulative:  # the format's road, and what this close does
+            ctx["roads"] = event_roads(self.event)
+            ctx["closing"] = closing_text(results, stage)
+            ctx["finalists"] = finalists(results, stage)
+            if any(g.pk == stage.pk for g in results.games):
+                ctx["cumulative"] = game_standings(results, stage)
+        else:
+            advancers = close_advancers(results, stage)
+            ctx["finals_plans"] = event_plans(self.event, self.stage, advancers)
         ctx["bracket"] = [b for b in bracket(results) if b["stage"].pk == stage.pk]
         owed = not_yet_created(self.event, results.owed_for(stage))
         players = results.players
@@ -310,7 +532,14 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         stage, event = self.stage, self.event
         stage.event = event
         sort = standings_sort(self.request.GET.get("sort", ""))
-        sheets = SimpleLazyObject(lambda: stage_summaries(stage))
+        if is_game(event, stage, ctx["stages"]):
+            # A cumulative event's game: its totals beside the running totals (issue 30).
+            results = SimpleLazyObject(lambda: compute_results(event, event_summaries(event)))
+            sheets = SimpleLazyObject(lambda: results.sheets[stage])
+            ctx["cumulative"] = SimpleLazyObject(lambda: game_standings(results, stage))
+            sort = "place"
+        else:
+            sheets = SimpleLazyObject(lambda: stage_summaries(stage))
         standings = SimpleLazyObject(lambda: shown_standings(stage, sheets))
         ctx.update(
             sheets=sheets,

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
 
 from tournament.game import awards
 from tournament.game.message import Message, Refusal
 from tournament.game.rules import RuleSet
+from tournament.game.seating import SeatingError, seat_sizes
 
 KNOCKOUT, CUMULATIVE, CUMULATIVE_FINAL = "knockout", "cumulative", "cumulative_final"
 KINDS = (KNOCKOUT, CUMULATIVE, CUMULATIVE_FINAL)
@@ -125,6 +127,86 @@ def most_moving(rules: RuleSet) -> int:
     """The most players a progressive event may move up (and as many down) at each table: half
     its smallest table, so nobody moves both ways."""
     return max(rules.smallest_table // 2, 1)
+
+
+def reseat_rule(fmt: Format) -> Message:
+    """How a cumulative event reseats its players between games (PRODUCT.md §12), as the end
+    of "players are reseated …": the road, the close page and the seating page say it."""
+    if fmt.reseat == BY_STANDING:
+        return Message(
+            "by standing: the lowest cumulative totals at table 1, the next at table 2, and so on"
+        )
+    if fmt.reseat == PROGRESSIVE:
+        if fmt.move == 1:
+            return Message(
+                "progressively: each table's lowest total moves up a table and its highest "
+                "down a table"
+            )
+        return Message(
+            "progressively: each table's %(k)s lowest totals move up a table and its %(k)s "
+            "highest down a table",
+            k=fmt.move,
+        )
+    return Message("at random, with the fewest repeated tablemates")
+
+
+def road(fmt: Format, rules: RuleSet, players: int | None = None) -> Message:
+    """A cumulative format's road in one or two sentences (the event home and the close page):
+    "Cumulative: 3 games, the lowest total wins." or "3 games, then a Final of 8; the Final's
+    totals give the medals.", the tables a game seats when the ``players`` of one division
+    are known, and the reseating rule between games. A knockout's road is its finals plan
+    (tournament/game/finals.py)."""
+    if not fmt.is_cumulative:
+        return Message("Knockout: each table's winners go on to a Final.")
+    games = Message("1 game") if fmt.games == 1 else Message("%(n)s games", n=fmt.games)
+    tables = _game_tables(rules, players)
+    if tables is not None:
+        games = Message(
+            "%(games)s at %(tables)s (%(players)s players)",
+            games=games,
+            tables=tables,
+            players=players,
+        )
+    size = fmt.final_players(rules)
+    if players is not None and 2 <= players < size:
+        size = players  # a division smaller than the Final: all of it plays the Final
+    if fmt.kind == CUMULATIVE:
+        first = Message("Cumulative: %(games)s, the lowest total wins.", games=games)
+    elif fmt.medals_from == CUMULATIVE_PLUS_FINAL:
+        first = Message(
+            "%(games)s, then a Final of %(size)s; the cumulative total plus the Final's "
+            "gives the medals.",
+            games=games,
+            size=size,
+        )
+    else:
+        first = Message(
+            "%(games)s, then a Final of %(size)s; the Final's totals give the medals.",
+            games=games,
+            size=size,
+        )
+    if fmt.games < 2:
+        return first
+    between = Message("Between games, players are reseated %(rule)s.", rule=reseat_rule(fmt))
+    return Message.joined([first, between])
+
+
+def _game_tables(rules: RuleSet, players: int | None) -> Message | None:
+    """ "3 tables of 4", "2 tables of 5 or 4", "one table of 3": how ``players`` sit in a
+    game; None when unknown or when they cannot be seated."""
+    if players is None:
+        return None
+    try:
+        tables = seat_sizes(players, rules.table_size, rules.dealable_sizes)
+    except SeatingError:
+        return None
+    sizes = reduce(
+        lambda a, b: Message("%(a)s or %(b)s", a=a, b=b),
+        map(str, sorted(set(tables), reverse=True)),
+    )
+    if len(tables) == 1:
+        return Message("one table of %(sizes)s", sizes=sizes)
+    return Message("%(count)s tables of %(sizes)s", count=len(tables), sizes=sizes)
 
 
 def cumulative_totals[P: Hashable](games: Iterable[Mapping[P, int]]) -> dict[P, int]:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 
-from tournament.finals import event_plans
+from tournament.finals import event_plans, event_roads
 from tournament.forms import (
     DeleteEventForm,
     EventForm,
@@ -20,6 +20,7 @@ from tournament.mixins import DirectorRequiredMixin, EventMixin
 from tournament.models import (
     Event,
     Seat,
+    StageKind,
     Table,
 )
 from tournament.services.events import (
@@ -53,12 +54,19 @@ class EventHomeView(EventMixin, TemplateView):
         seats = Seat.objects.filter(stage__event=self.event).values("stage").order_by()
         seated = dict(seats.annotate(n=Count("pk")).values_list("stage", "n"))
         rows = list(self.event.stages.order_by("number"))  # play order
+        fmt = self.event.format
+        first_game = next((s for s in rows if s.kind == StageKind.QUALIFYING), None)
         for s in rows:
             s.table_count, s.seat_count = tables.get(s.pk, 0), seated.get(s.pk, 0)
+            # a cumulative event's later game: seated by its reseating rule (issue 30)
+            s.later_game = fmt.is_cumulative and s.kind == StageKind.QUALIFYING and s != first_game
         ctx["stage_rows"] = rows
         ctx["counts"] = self.event.players.counts()
         ctx["backups_on"], ctx["backup_dir"] = settings.BACKUPS_ON, settings.BACKUP_DIR
-        if self.is_director:
+        # A cumulative format's road is public (how the event is played); a knockout's finals
+        # plan, with its warnings, is for its directors.
+        ctx["roads"] = event_roads(self.event)
+        if self.is_director and not ctx["roads"]:
             ctx["finals_plans"] = event_plans(self.event)
         return ctx
 
