@@ -34,8 +34,8 @@ def long_engines_file(size: int = 98_000) -> str:
     """An engine list of ~``size`` characters: a rule set was once built per prefix of it."""
     data = base()
     engines = data["event"]["rules"]["engines"]
-    while len(json.dumps(engines)) < size:
-        engines.append(0)
+    short = size - len(json.dumps(engines))
+    engines.extend([0] * max(0, -(-short // len(", 0"))))  # each 0 adds ", 0"
     return json.dumps(data)
 
 
