@@ -556,8 +556,9 @@ def test_a_range_wider_than_one_pdf_is_refused(client, huge_stage, played, table
         response = client.get(url(stage, "blank-sheets.pdf"), {"tables": tables})
         assert response.status_code == 400
         assert "at most 50 tables at a time" in response.content.decode()
-    response = client.get(url(huge_stage, "blank-sheets.pdf"), {"tables": "3-52"})
-    assert len(PdfReader(io.BytesIO(pdf_of(response))).pages) == 50
+    if tables == "1-51":  # the widest range one PDF takes, rendered once (50 pages: seconds)
+        response = client.get(url(huge_stage, "blank-sheets.pdf"), {"tables": "3-52"})
+        assert len(PdfReader(io.BytesIO(pdf_of(response))).pages) == 50
 
 
 @pytest.fixture

@@ -339,7 +339,7 @@ def test_time_already_called_on_the_stage_to_play_is_refused():
 
 
 def test_the_demo_loader_loads_both_demos_once():
-    from scoring.management.commands.load_demo import CUMULATIVE_ROUNDS_IN_GAME_3
+    from scoring.services.demo import CUMULATIVE_ROUNDS_IN_GAME_3
 
     out = io.StringIO()
     call_command("load_demo", stdout=out)
