@@ -7,7 +7,7 @@ import pytest
 
 from scoring.results import load_results
 from scoring.sheets import table_sheet
-from tests.factories import make_players
+from tests.factories import make_event, make_players
 from tests.test_event_setup import NVSO_FORM
 from tests.test_score_entry import entry_url
 from tournament.models import Event, Stage, StageKind, Table
@@ -276,3 +276,13 @@ def test_a_player_who_withdraws_keeps_the_games_played_but_cannot_medal(director
     assert rows["P2"].place == 1 and rows["P2"].running == [12, 42]
     gold = results.medals[0].result.award("gold").players
     assert [results.players[pk].name for pk in gold] == ["P2"]
+
+
+def test_every_page_of_a_cumulative_event_links_its_standings(director_client, client):
+    cumulative = create(director_client, format_kind="cumulative", format_games=2)
+    link = f'href="/e/{cumulative.slug}/standings/"'
+    assert link in client.get(f"/e/{cumulative.slug}/bracket/").content.decode()
+    assert client.get(f"/e/{cumulative.slug}/standings/").status_code == 200
+    knockout = make_event(name="Knockout")
+    assert "/standings/" not in client.get(f"/e/{knockout.slug}/bracket/").content.decode()
+    assert client.get(f"/e/{knockout.slug}/standings/").status_code == 404
