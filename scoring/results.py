@@ -191,6 +191,17 @@ def by_division(sheets: Iterable[TableSheet]) -> dict[str, list[TableSheet]]:
     return out
 
 
+def divisions_played(results: EventResults) -> set[str]:
+    """The divisions seated in any stage but a playoff."""
+    return {
+        table_division(sheet)
+        for stage, sheets in results.sheets.items()
+        if stage.kind != StageKind.PLAYOFF
+        for sheet in sheets
+        if sheet.players
+    }
+
+
 def deciding_stages(sheets: dict[Stage, list[TableSheet]]) -> dict[str, Stage]:
     """Each division's Final: the first stage (not a playoff) where it sits at one table. A
     Game 1 or semifinal of a single table is that division's Final (PRODUCT.md §6)."""

@@ -17,8 +17,8 @@ from jsonschema import Draft202012Validator
 from scoring.eventfile import EventFileError, dumps, export_event, import_event
 from scoring.eventfile.schema import SCHEMA_FILE
 from scoring.models import Infraction, Round, Score, ScoreChange
-from tests.factories import make_event, make_players
-from tests.test_formats_flow import close, create, names, play_game, seat_game_1
+from tests.factories import make_event
+from tests.test_formats_flow import CUT_TIE, tie_at_the_cut
 from tournament.game.formats import Format
 from tournament.game.rules import RuleSet
 from tournament.models import ClockEvent, Event, Player, Seat, Stage, Table
@@ -319,18 +319,7 @@ def test_a_cut_playoff_played_by_others_than_the_tied_is_refused_at_it():
 
 
 def test_a_cumulative_event_run_on_the_site_round_trips_with_its_cut_playoff(director_client):
-    event = create(
-        director_client,
-        format_kind="cumulative_final",
-        format_games=1,
-        format_final_size=4,
-        advancement_tie="playoff",
-    )
-    make_players(event, names(8))
-    game1 = seat_game_1(director_client, event)
-    totals = {"P1": 5, "P2": 6, "P3": 7, "P4": 8, "P5": 8, "P6": 20, "P7": 21, "P8": 22}
-    play_game(director_client, game1, totals)
-    close(director_client, game1)
+    event = tie_at_the_cut(director_client)
     data = export_event(event)
     # The playoff of the cut is played before the Final, which exists from the start.
     assert [(s["kind"], s.get("medal")) for s in data["stages"]] == [
@@ -343,7 +332,7 @@ def test_a_cumulative_event_run_on_the_site_round_trips_with_its_cut_playoff(dir
     assert sorted(data["results"]["advanced"]["Game 1"]) == sorted(
         ids[n] for n in ("P1", "P2", "P3")
     )
-    assert data["results"]["cumulative"]["Game 1"] == {ids[n]: t for n, t in totals.items()}
+    assert data["results"]["cumulative"]["Game 1"] == {ids[n]: t for n, t in CUT_TIE.items()}
     text = dumps(data)
     assert dumps(export_event(import_event(text))) == text
 

@@ -147,19 +147,27 @@ def test_cumulative_then_a_final_of_the_four_lowest(director_client):
     assert [by_name[pk] for pk in medals.award("bronze").players] == ["P3"]
 
 
-def test_a_tie_at_the_cut_is_a_playoff_before_the_final(director_client):
+CUT_TIE = {"P1": 5, "P2": 6, "P3": 7, "P4": 8, "P5": 8, "P6": 20, "P7": 21, "P8": 22}
+
+
+def tie_at_the_cut(client) -> Event:
+    """One game of 8 for a Final of 4 under the playoff rule, P4 and P5 tied at the cut."""
     event = create(
-        director_client,
+        client,
         format_kind="cumulative_final",
         format_games=1,
         format_final_size=4,
         advancement_tie="playoff",
     )
     make_players(event, names(8))
-    game1 = seat_game_1(director_client, event)
-    totals = {"P1": 5, "P2": 6, "P3": 7, "P4": 8, "P5": 8, "P6": 20, "P7": 21, "P8": 22}
-    play_game(director_client, game1, totals)
-    close(director_client, game1)
+    game1 = seat_game_1(client, event)
+    play_game(client, game1, CUT_TIE)
+    close(client, game1)
+    return event
+
+
+def test_a_tie_at_the_cut_is_a_playoff_before_the_final(director_client):
+    event = tie_at_the_cut(director_client)
     playoff = event.stages.get(kind=StageKind.PLAYOFF)
     assert playoff.name == "Playoff for the Final's last places"
     assert sorted(s.player.name for s in playoff.seats.all()) == ["P4", "P5"]

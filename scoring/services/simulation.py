@@ -15,13 +15,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from scoring.models import Round
-from scoring.results import EventResults, load_results, table_division
+from scoring.results import EventResults, divisions_played, load_results
 from scoring.services.rounds import RoundRejected, end_game, record_round
 from scoring.services.stages import Closed, close_and_seat, seat_next_stage
 from scoring.sheets import table_sheet
 from tournament.clock import stage_clock
 from tournament.game.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
-from tournament.models import Event, Seat, Stage, StageKind, Table
+from tournament.models import Event, Seat, Stage, Table
 from tournament.refusals import Refusal
 from tournament.services.clock import call_time, start_clock
 from tournament.services.seating import Draw, seat_stage
@@ -153,13 +153,7 @@ def next_stage_to_play(event: Event) -> Stage | None:
 
 def medals_awarded(results: EventResults) -> bool:
     """Whether every division that played has its medals, and no playoff is owed."""
-    divisions = {
-        table_division(sheet)
-        for stage, sheets in results.sheets.items()
-        if stage.kind != StageKind.PLAYOFF
-        for sheet in sheets
-        if sheet.players
-    }
+    divisions = divisions_played(results)
     medalled = {m.division for m in results.medals}
     return bool(divisions) and divisions <= medalled and not results.owed
 

@@ -22,6 +22,7 @@ from scoring.results import (
     _playoff_match,
     _playoff_parts,
     _seated,
+    divisions_played,
     find_conflict,
     game_stages,
     incomplete_tables,
@@ -29,7 +30,6 @@ from scoring.results import (
     next_stage_plan,
     previous_tables,
     still_playing,
-    table_division,
 )
 from scoring.services.rounds import store_totals
 from scoring.sheets import stage_sheets
@@ -241,13 +241,7 @@ def _drop_unneeded_stages(event: Event, user) -> bool:
     """Once every division has played its Final (a stage of one table: 5 players, a small
     division), the semifinals and Final left unseated are not played: they are removed."""
     results = load_results(event)
-    divisions = {
-        table_division(sheet)
-        for stage, sheets in results.sheets.items()
-        if stage.kind != StageKind.PLAYOFF
-        for sheet in sheets
-        if sheet.players
-    }
+    divisions = divisions_played(results)
     if not divisions or not divisions <= set(results.deciding):
         return False
     for stage in results.sheets:
