@@ -294,3 +294,66 @@ def test_every_page_of_a_cumulative_event_links_its_standings(director_client, c
     knockout = make_event(name="Knockout")
     assert "/standings/" not in client.get(f"/e/{knockout.slug}/bracket/").content.decode()
     assert client.get(f"/e/{knockout.slug}/standings/").status_code == 404
+
+
+def test_a_final_larger_than_the_field_is_refused_and_nothing_changes(director_client):
+    event = create(director_client, format_kind="cumulative", format_games=2)
+    make_players(event, names(3))
+    response = director_client.post(
+        f"/director/e/{event.slug}/edit/",
+        {
+            **SHORT,
+            "name": "Club Night",
+            "format_kind": "cumulative_final",
+            "format_games": 2,
+            "format_final_size": 4,
+        },
+    )
+    assert response.status_code == 200
+    assert "A Final of 4 is larger than the field of 3 players." in response.content.decode()
+    event.refresh_from_db()
+    assert event.format_kind == "cumulative"
+    assert [s.name for s in event.stages.order_by("number")] == ["Game 1", "Game 2"]
+
+
+def test_the_format_cannot_change_once_rounds_are_entered(director_client):
+    event = create(director_client, format_kind="cumulative", format_games=2)
+    make_players(event, names(4))
+    game1 = seat_game_1(director_client, event)
+    enter(director_client, Table.objects.get(stage=game1), {n: 9 for n in names(4)})
+    response = director_client.post(
+        f"/director/e/{event.slug}/edit/",
+        {**SHORT, "name": "Club Night", "format_kind": "knockout"},
+    )
+    assert "cannot change now" in response.content.decode()
+    event.refresh_from_db()
+    assert event.format_kind == "cumulative" and event.stages.count() == 2
+
+
+def test_the_format_cannot_change_once_players_are_seated(director_client):
+    event = create(director_client, format_kind="cumulative", format_games=2)
+    make_players(event, names(4))
+    seat_game_1(director_client, event)
+    response = director_client.post(
+        f"/director/e/{event.slug}/edit/",
+        {**SHORT, "name": "Club Night", "format_kind": "cumulative", "format_games": 3},
+    )
+    assert "Players are seated: the format and the number of games stay" in (
+        response.content.decode()
+    )
+    event.refresh_from_db()
+    assert event.format_games == 2 and event.stages.count() == 2
+    # What may still change: how the next games are seated.
+    response = director_client.post(
+        f"/director/e/{event.slug}/edit/",
+        {
+            **SHORT,
+            "name": "Club Night",
+            "format_kind": "cumulative",
+            "format_games": 2,
+            "format_reseat": "by_standing",
+        },
+    )
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert event.format_reseat == "by_standing"

@@ -220,6 +220,19 @@ class EventForm(OnceMixin, forms.ModelForm):
         fmt = event_format(data)
         event = self.instance
         players = event.players.registered().count() if event.pk else None
+        planned = (event.format_kind, event.format_games)
+        if (
+            event.pk
+            and (data.get("format_kind"), data.get("format_games")) != planned
+            and Table.objects.filter(stage__event=event).exists()
+        ):
+            self.add_error(
+                None,
+                _(
+                    "Players are seated: the format and the number of games stay as they are. "
+                    "Clear the seating to change them."
+                ),
+            )
         for problem in fmt.problems(rules, players or None):
             self.add_error(
                 None, _("This format cannot be played: %(why)s") % {"why": translated(problem)}
