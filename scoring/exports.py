@@ -31,8 +31,10 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from tablib import Dataset
 
-from scoring.sheets import event_sheets
-from tournament.models import Event, Player
+from scoring.cumulative import cumulative_standings
+from scoring.results import compute_results
+from scoring.sheets import event_sheets, event_summaries
+from tournament.models import Event, Medal, Player
 from tournament.refusals import NotFound
 
 EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
@@ -189,3 +191,62 @@ def round_score_rows(event: Event, with_ids: bool = True) -> list[tuple]:
                             )
                         )
     return rows
+
+
+# -- a cumulative event's standings ---------------------------------------------------------------
+
+
+def cumulative_export(export_format: str, stage, with_ids: bool = True) -> RowsExport | None:
+    """A cumulative event's standings after ``stage``, one of its games (PRODUCT.md §12): a
+    column per game played so far (a game under way as it stands) and the cumulative total,
+    places by it within each division, a withdrawal or a missed game said in the last column
+    (with the medal or the Final after the last game). None for any other stage."""
+    event = stage.event
+    if not event.format.is_cumulative:
+        return None
+    results = compute_results(event, event_summaries(event))
+    if stage.pk not in {g.pk for g in results.games}:
+        return None
+    standings = cumulative_standings(results, through=stage)
+    last = stage.pk == results.games[-1].pk
+    refs = dict(event.players.values_list("pk", "ref")) if with_ids else {}
+    headers = [
+        gettext_lazy("Place"),
+        *([PLAYER_ID_HEADER] if with_ids else []),
+        gettext_lazy("Player"),
+        gettext_lazy("Division"),
+        *(game.title for game in standings.games),
+        gettext_lazy("Total"),
+        gettext_lazy("Note"),
+    ]
+    rows = [
+        (
+            row.place,
+            *((refs.get(row.player.pk) or "",) if with_ids else ()),
+            row.player.name,
+            row.player.division,
+            *row.games,
+            row.total,
+            _cumulative_note(row, last),
+        )
+        for row in standings.rows
+    ]
+    return RowsExport(export_format, headers, rows, stage.name)
+
+
+def out_note(row) -> str:
+    """Why a cumulative standings row (``scoring.cumulative.CumulativeRow``) has no place: the
+    player withdrew, or missed a game (keeping the games played)."""
+    if None in row.games and not row.player.withdrawn:
+        return _("missed a game")
+    return _("withdrew")
+
+
+def _cumulative_note(row, last: bool) -> str:
+    if row.out:
+        return out_note(row)
+    if last and row.medal:
+        return str(Medal(row.medal).label)
+    if last and row.finalist:
+        return _("finalist")
+    return ""

@@ -10,6 +10,7 @@ request.
 from __future__ import annotations
 
 import mimetypes
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,12 +24,18 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from scoring.sheets import TableSheet
+from scoring.cumulative import cumulative_standings
+from scoring.exports import out_note
+from scoring.lists import UNRANKED, place_text
+from scoring.results import compute_results
+from scoring.sheets import TableSheet, event_summaries
 from tournament.clock import read_clock
-from tournament.models import PaperSize
+from tournament.game import formats
+from tournament.models import PaperSize, Player, Stage, StageKind
 
 PAGE_SIZES = {PaperSize.LETTER: "letter", PaperSize.A4: "A4"}
 # The large paper of each (?paper=large on the bracket): Tabloid (11 x 17 in, CSS "ledger"), A3.
@@ -139,6 +146,9 @@ class SheetPage:
     sheet: TableSheet
     live_url: str
     qr: str
+    # A cumulative event: each player's cumulative total before this game, seat order ("—":
+    # none yet); None on other sheets.
+    before: list[str] | None = None
 
     @property
     def tally(self):
@@ -164,6 +174,7 @@ def sheets_context(
     ``codes``: the sheets carry each table's code (its QR code opens the table's entry on a
     phone): only the directors' sheets, never a public download."""
     event = stage.event
+    before = cumulative_before(stage)
     pages = []
     for sheet in sheets:
         if codes and event.table_entry:  # the QR code opens the table's entry on a phone
@@ -171,7 +182,10 @@ def sheets_context(
         else:
             path = reverse("table", args=[event.slug, stage.number, sheet.table.number])
         url = absolute(path)
-        pages.append(SheetPage(sheet, url, qr_data_uri(url)))
+        shown = None
+        if before is not None:
+            shown = [_shown(before.get(p.pk)) for p in sheet.players]
+        pages.append(SheetPage(sheet, url, qr_data_uri(url), shown))
     clock = read_clock(stage)
     return {
         "event": event,
@@ -182,3 +196,189 @@ def sheets_context(
         "time_called": clock.called_at,
         "codes": codes and event.table_entry,
     }
+
+
+def cumulative_before(stage) -> dict[int, int] | None:
+    """Each player's cumulative total before ``stage``, a cumulative event's game after the
+    first (or its Final when the medals add the cumulative total to it), for its score sheets:
+    the table knows where it stands. None for any other stage."""
+    fmt = stage.event.format
+    if not fmt.is_cumulative or stage.kind == StageKind.PLAYOFF:
+        return None
+    if stage.kind == StageKind.FINAL and fmt.medals_from != formats.CUMULATIVE_PLUS_FINAL:
+        return None
+    results = compute_results(stage.event, event_summaries(stage.event))
+    if stage.kind != StageKind.FINAL and stage.pk not in {g.pk for g in results.games}:
+        return None
+    earlier = [g for g in results.games if g.number < stage.number and g.pk in results.cumulative]
+    return results.cumulative[earlier[-1].pk] if earlier else None
+
+
+# -- a cumulative event's bracket and results (PRODUCT.md §12) ---------------------------------
+
+
+@dataclass
+class BoardRow:
+    """One player's line of a cumulative event's table: their place by the cumulative total,
+    each game's total beside the running total after it, the cumulative total, and the marks
+    beside the name, every number as it is shown ("—": a game not played)."""
+
+    player: Player
+    place: str
+    # Per game: its total and the running total after it; None where the running total is not
+    # a column of its own (after the first game it is that game's total, after the last the
+    # cumulative total).
+    cells: list[tuple[str, str | None]]
+    total: str
+    medal: str = ""
+    finalist: bool = False  # plays the Final (cumulative, then a Final)
+    pending: bool = False  # a playoff decides their place at the cut or their medal
+    note: str = ""  # withdrew, or missed a game: keeps the games played, cannot medal
+    cut_above: bool = False  # the cut to the Final runs above this row
+
+
+@dataclass
+class BoardDivision:
+    division: str
+    rows: list[BoardRow]
+
+
+@dataclass
+class CumulativeBoard:
+    """What the bracket and the results show of a cumulative event, on the page and on paper:
+    a table of players × games per division, the medals with the totals they came from."""
+
+    games: list[Stage]  # the games shown, in play order (closed, or under way)
+    upcoming: list[Stage]  # the games not played yet
+    divisions: list[BoardDivision]
+    has_final: bool
+    medal_rows: list[dict]  # as the knockout's, each with its (player, total shown) entries
+    medals_from: str  # where the medals come from, said in words
+
+    @property
+    def game_numbers(self) -> set[int]:
+        return {g.number for g in self.games} | {g.number for g in self.upcoming}
+
+    @property
+    def rows(self) -> list[BoardRow]:
+        return [row for d in self.divisions for row in d.rows]
+
+    @property
+    def heads(self) -> list[tuple[Stage, bool]]:
+        """Each game shown and whether the running total after it has a column."""
+        return [(g, _running_column(i, len(self.games))) for i, g in enumerate(self.games)]
+
+    @property
+    def numbers(self) -> int:
+        """The table's columns of numbers: a game's total, the running totals between the
+        first and the last game, the cumulative total."""
+        return 2 * len(self.games) - 1 if len(self.games) > 1 else len(self.games) + 1
+
+    @property
+    def columns(self) -> int:
+        """The table's columns: place, player and its numbers."""
+        return 2 + self.numbers
+
+    @property
+    def named(self) -> bool:
+        """The event has divisions: each part of the table says whose it is."""
+        return any(d.division for d in self.divisions)
+
+    @property
+    def widest_total(self) -> int:
+        """The digits of the largest number the table shows (a column's width on paper)."""
+        numbers = [row.total for row in self.rows]
+        numbers += [n for row in self.rows for cell in row.cells for n in cell if n]
+        return max((len(n) for n in numbers if n.isdigit()), default=1)
+
+
+def cumulative_board(results, medal_rows: list[dict]) -> CumulativeBoard | None:
+    """A cumulative event's board from its results (``scoring.cumulative``'s standings, games
+    under way shown as they stand) and the medal rows the pages show; None for a knockout."""
+    fmt = results.format
+    if not fmt.is_cumulative:
+        return None
+    standings = cumulative_standings(results)
+    shown = {g.pk for g in standings.games}
+    games = {g.pk for g in results.games}
+    pending = {  # a playoff at the cut, or for a medal of the cumulative totals
+        pk
+        for owed in results.owed
+        if owed.stage is not None and owed.stage.pk in games
+        for pk in owed.owed.players
+    }
+    last = results.games[-1] if results.games else None
+    between = [_running_column(i, len(standings.games)) for i in range(len(standings.games))]
+    divisions = []
+    for division, rows in standings.divisions.items():
+        cut = last is not None and fmt.has_final and (last.pk, division) in results.wildcards
+        shared = Counter(row.place for row in rows if row.place is not None)
+        board_rows, finalists_seen = [], False
+        for row in rows:
+            board = BoardRow(
+                row.player,
+                place_text(row.place, shared[row.place]),
+                [
+                    (_shown(game), _shown(running) if column else None)
+                    for game, running, column in zip(row.games, row.running, between, strict=True)
+                ],
+                str(row.total),
+                medal=row.medal,
+                finalist=row.finalist,
+                pending=row.player.pk in pending,
+                note=out_note(row) if row.out else "",
+            )
+            if cut and finalists_seen and not row.finalist and not row.out:
+                board.cut_above, cut = True, False
+            finalists_seen = finalists_seen or row.finalist
+            board_rows.append(board)
+        divisions.append(BoardDivision(division, board_rows))
+    totals = _medal_totals(results)
+    rows = [{**m, "entries": [(p, totals.get(p.pk, "")) for p in m["players"]]} for m in medal_rows]
+    return CumulativeBoard(
+        standings.games,
+        [g for g in results.games if g.pk not in shown],
+        divisions,
+        fmt.has_final,
+        rows,
+        _medals_from(fmt),
+    )
+
+
+def _running_column(index: int, games: int) -> bool:
+    """Whether the running total after game ``index`` (of ``games`` shown) has a column: not
+    after the first (its own total) nor after the last (the cumulative total)."""
+    return 0 < index < games - 1
+
+
+def _shown(total: int | None) -> str:
+    return UNRANKED if total is None else str(total)
+
+
+def _medals_from(fmt: formats.Format) -> str:
+    if fmt.kind == formats.CUMULATIVE:
+        return gettext("Medals from the cumulative totals, lowest first.")
+    if fmt.medals_from == formats.CUMULATIVE_PLUS_FINAL:
+        return gettext("Medals from the cumulative total plus the Final's, lowest first.")
+    return gettext("Medals from the Final's totals, lowest first.")
+
+
+def _medal_totals(results) -> dict[int, str]:
+    """Each medallist's total their medal came from, as shown: the cumulative total, the
+    Final's, or both added ("230 + 40 = 270")."""
+    fmt = results.format
+    last = results.games[-1] if results.games else None
+    cumulative = results.cumulative.get(last.pk, {}) if last is not None else {}
+    final = results.final if fmt.has_final else None
+    final_totals = (
+        {pk: t for sheet in results.sheets.get(final, []) for pk, t in sheet.totals.items()}
+        if final is not None
+        else {}
+    )
+    totals = formats.medal_totals(fmt, cumulative, final_totals)
+    if fmt.kind == formats.CUMULATIVE_FINAL and fmt.medals_from == formats.CUMULATIVE_PLUS_FINAL:
+        return {
+            pk: f"{cumulative.get(pk, 0)} + {final_totals[pk]} = {total}"
+            for pk, total in totals.items()
+        }
+    return {pk: str(total) for pk, total in totals.items()}

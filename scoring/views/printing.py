@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.http import HttpResponseBadRequest
 from django.utils import translation
@@ -20,6 +20,7 @@ from django_tables2 import RequestConfig
 
 from scoring.exports import (
     RowsExport,
+    cumulative_export,
     export_response,
     requested_format,
     round_score_headers,
@@ -29,6 +30,7 @@ from scoring.exports import (
 from scoring.lists import StandingsTable
 from scoring.printing import (
     SHEETS_PER_PDF,
+    cumulative_board,
     page_size,
     pdf_response,
     render_pdf,
@@ -39,6 +41,7 @@ from scoring.sheets import TableSheet, stage_sheets, table_sheet
 from scoring.views.results import BracketView, ResultsView, StandingsView, shown_standings
 from scoring.views.seating import SeatingView
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin
+from tournament.models import Medal
 from tournament.refusals import NotFound, Refusal
 
 
@@ -289,10 +292,29 @@ class StandingsPdfView(PdfMixin, StandingsView):
         return f"{self.event.slug}-{self.stage.number}-standings.pdf"
 
 
-class ResultsPdfView(PdfMixin, ResultsView):
-    """The results: medals, then every stage's standings in play order."""
+class BoardMixin:
+    """A cumulative event's board (``scoring.printing.cumulative_board``) in the context of the
+    bracket's and the results' PDFs, as the pages have it."""
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        if "board" not in ctx:
+            ctx["board"] = cumulative_board(ctx["results"], ctx["medal_rows"])
+        return ctx
+
+
+class ResultsPdfView(BoardMixin, PdfMixin, ResultsView):
+    """The results: medals, then every stage's standings in play order; a cumulative event's
+    table of players × games in place of its games' standings."""
 
     template_name = "print/results.html"
+
+    def get_context_data(self, **kwargs):
+        ctx = super().get_context_data(**kwargs)
+        if ctx["board"]:
+            ctx["layout"] = results_board_layout(ctx["board"], page_size(self.event))
+            ctx["chunks"] = board_chunks(ctx["board"], 1, ctx["layout"].name_em)
+        return ctx
 
     def get_filename(self) -> str:
         return f"{self.event.slug}-results.pdf"
@@ -386,7 +408,7 @@ def advancers_only(b) -> dict:
     return {**b, "advancers_only": True, "entries": entries}
 
 
-class BracketPdfView(PdfMixin, BracketView):
+class BracketPdfView(BoardMixin, PdfMixin, BracketView):
     """The bracket of the whole event on one landscape page, readable on a wall: up to
     100 players everything at 9 pt or more; above, the first stage's advancers and the road to
     the medals, with the first stage's full tables in an appendix. ``?paper=large``: Tabloid
@@ -397,6 +419,9 @@ class BracketPdfView(PdfMixin, BracketView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
+        self.board = ctx["board"] or None
+        if self.board is not None:
+            return self.board_context(ctx)
         bracket = ctx["bracket"]
         first, later = bracket[:1], bracket[1:]
         players = sum(len(t["rows"]) for b in first for t in b["tables"])
@@ -406,7 +431,33 @@ class BracketPdfView(PdfMixin, BracketView):
         ctx["later"] = later
         return ctx
 
+    def board_context(self, ctx):
+        """A cumulative event: its table of players × games, in as many columns side by side
+        as give the largest type, the Final (and playoffs) beside it or above it."""
+        games = self.board.game_numbers
+        ctx["large_paper"] = self.request.GET.get("paper") == "large"
+        ctx["later"] = [b for b in ctx["bracket"] if b["stage"].number not in games]
+        layout = board_layout(self.board, ctx["later"], page_size(self.event, ctx["large_paper"]))
+        ctx["layout"] = layout
+        ctx["chunks"] = board_chunks(self.board, layout.columns, layout.name_em)
+        return ctx
+
+    def render_board(self, context) -> bytes:
+        layout, later = context["layout"], context["later"]
+        paper = page_size(self.event, context["large_paper"])
+
+        def refit(pages: int) -> float | None:
+            if layout.run_on or pages == 1:
+                return None
+            smaller = board_layout(self.board, later, paper, pages, layout.columns)
+            return smaller.size if smaller.size < layout.size and not smaller.run_on else None
+
+        template = "print/bracket_board.html"
+        return render_pdf(template, context, self.request, scale=layout.size, refit=refit)
+
     def render_pdf(self, context) -> bytes:
+        if self.board is not None:
+            return self.render_board(context)
         first, later, large = context["first"], context["later"], context["large_paper"]
         size = bracket_size(first, later, large=large)
         appendix = bool(context["appendix"])
@@ -423,6 +474,174 @@ class BracketPdfView(PdfMixin, BracketView):
         return f"{self.event.slug}-bracket.pdf"
 
 
+# -- a cumulative event's bracket: a table of players × games --------------------------------------
+
+_DIGIT_EM = 0.7  # a bold digit of DejaVu Sans, about
+_MARK_EM = 0.8 * 0.78  # a character of a mark (0.8 em, bold capitals), about
+_BOARD_GAP_EM = 0.8  # after each column of the table (print/_board_style.html)
+_BOARD_HEAD_LINES = 6.5  # event, title, medal line, legend
+# A landscape page less print.css's margins (pt), by its CSS size (scoring.printing.page_size).
+_BOARD_PAGE = {
+    "letter": (727.0, 540.0),
+    "A4": (777.0, 523.0),
+    "ledger": (1159.0, 720.0),
+    "A3": (1126.0, 770.0),
+}
+_BOARD_SMALLEST = 6.0  # a table that fits one page only below this runs on over pages instead
+_BOARD_RUN_ON = 9.0
+_PORTRAIT_WIDTH = {"letter": 547.0, "A4": 530.0}  # the results' page, less the margins (pt)
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """A cumulative event's table on paper: its type size (pt), how many columns of rows stand
+    side by side, each column's widths (em), and whether it runs on over pages (too many
+    players for one page)."""
+
+    size: float
+    columns: int
+    name_em: float
+    number_em: float
+    marks_em: float
+    numbers: int  # columns of numbers (CumulativeBoard.numbers)
+    run_on: bool = False
+    later_top: bool = False  # the Final's boxes above the table, not in a column beside it
+    place_em: float = 2.8
+
+    @property
+    def later_marks_em(self) -> float:
+        return max(self.marks_em, 3.5)  # a medal word at least, in a Final's box
+
+    @property
+    def later_em(self) -> float:
+        """The Final's column on the right: a box of names with their marks and totals (its
+        table number beside them, print.css .bracket-table)."""
+        return 1.9 + self.name_em + self.later_marks_em + 2.7 + 0.6
+
+    @property
+    def later_width(self) -> float:
+        return self.later_em + 1.0  # and its padding and rule
+
+    @property
+    def table_em(self) -> float:
+        numbers = self.number_em * self.numbers
+        return self.place_em + self.name_em + self.marks_em + numbers
+
+    @property
+    def span(self) -> int:
+        """The table's columns: place, player, the marks (when any) and the numbers."""
+        return 2 + (1 if self.marks_em else 0) + self.numbers
+
+
+def _board_widths(board) -> tuple[float, float, float]:
+    """The name's, a number's and the marks' columns (em), from what the table shows."""
+    longest = max((len(r.player.name) for r in board.rows), default=8)
+    name_em = min(max(longest * _CHAR_EM * 1.1 + 1.2, 7.0), 13.0)
+    # A number's column holds the widest number, and the widest word of a game's name above
+    # it ("Partie", 0.8 em bold) or of the "game" under it: a heading wraps between its words.
+    words = [w for g in board.games for w in g.title.split()] + [_("game")]
+    number_em = max(board.widest_total * _DIGIT_EM, max(map(len, words)) * 0.78 * 0.8) + 0.45
+    marks = [
+        len(text)
+        for r in board.rows
+        for text in (
+            _medal_word(r.medal) if r.medal else "",
+            _("playoff pending") if r.pending else "",
+            r.note,
+        )
+        if text
+    ]
+    marks_em = max(marks) * _MARK_EM + 0.6 if marks else 0.0
+    return name_em, number_em, marks_em
+
+
+def _row_lines(row, name_em: float) -> float:
+    """A row's height in lines: its name wrapped between its words (a word wider than the
+    column breaks), and the cut's line above it."""
+    width = name_em - 1.2
+    lines = _name_lines(row.player.name, width)
+    if lines == math.inf:
+        lines = math.ceil(len(row.player.name) * _CHAR_EM * 1.1 / width) + 1
+    return lines * 1.02 + (1.1 if row.cut_above else 0.0)
+
+
+def board_chunks(board, columns: int, name_em: float) -> list[list[tuple[str, list]]]:
+    """The table's rows in ``columns`` side by side, of about the same height, each a list of
+    (division, rows) in order: a division may run on into the next column."""
+    rows = [(d.division, r) for d in board.divisions for r in d.rows]
+    heights = [_row_lines(r, name_em) for _division, r in rows]
+    share = (sum(heights) or 1.0) / columns
+    chunks: list[list[tuple[str, list]]] = [[] for _ in range(columns)]
+    done = 0.0
+    for (division, row), height in zip(rows, heights, strict=True):
+        chunk = chunks[min(columns - 1, int((done + height / 2) // share))]
+        if not chunk or chunk[-1][0] != division:
+            chunk.append((division, []))
+        chunk[-1][1].append(row)
+        done += height
+    return [chunk for chunk in chunks if chunk]
+
+
+def _chunk_lines(chunk, board, name_em: float) -> float:
+    head = 4.0  # a game's name and "so far" may take two lines each
+    divisions = 1.2 * len(chunk) if board.named else 0.0
+    return head + divisions + sum(_row_lines(r, name_em) for _d, rows in chunk for r in rows)
+
+
+def board_layout(board, later, paper: str, pages: int = 1, columns=None) -> BoardLayout:
+    """The largest type (and fewest columns side by side) that puts a cumulative event's table,
+    with its Final's boxes on the right, on one landscape page; ``pages``: a render at the
+    estimate took that many, so fit ``pages`` times the lines. Below 6 pt the table runs on
+    over pages at 9 pt instead, the Final above it."""
+    name_em, number_em, marks_em = _board_widths(board)
+    numbers = board.numbers
+    width, height = _BOARD_PAGE.get(paper, _BOARD_PAGE["letter"])
+    for size in BRACKET_SIZES:
+        if size < _BOARD_SMALLEST:
+            break
+        lines = height / (size * _LINE * pages) - _BOARD_HEAD_LINES
+        for count in (columns,) if columns else range(1, 7):
+            for top in (False, True) if later else (False,):
+                layout = BoardLayout(size, count, name_em, number_em, marks_em, numbers)
+                layout = replace(layout, later_top=top)
+                if _board_fits(board, later, layout, width / size, lines):
+                    return layout
+    return BoardLayout(
+        _BOARD_RUN_ON, 1, name_em, number_em, marks_em, numbers, run_on=True, later_top=True
+    )
+
+
+def _board_fits(board, later, layout: BoardLayout, width_em: float, lines: float) -> bool:
+    """Whether the table in ``layout``'s columns, and the Final's boxes beside it or above it,
+    fit ``width_em`` and ``lines``."""
+    beside = 0.0 if layout.later_top or not later else layout.later_width
+    if layout.columns * (layout.table_em + _BOARD_GAP_EM) > width_em - beside:
+        return False
+    boxes = [_stage_lines(b, layout.later_em) for b in later]
+    if layout.later_top:
+        per_row = max(1, math.floor(width_em / (layout.later_em + _BOARD_GAP_EM)))
+        above = sum(max(boxes[i : i + per_row]) for i in range(0, len(boxes), per_row))
+        lines -= above
+    elif sum(boxes) > lines:
+        return False
+    chunks = board_chunks(board, layout.columns, layout.name_em)
+    return max((_chunk_lines(c, board, layout.name_em) for c in chunks), default=0.0) <= lines
+
+
+def results_board_layout(board, paper: str) -> BoardLayout:
+    """The table on the results' portrait pages: 10 pt, smaller when many games make it wider
+    than the page (never below 5 pt), running on over pages."""
+    name_em, number_em, marks_em = _board_widths(board)
+    layout = BoardLayout(10.0, 1, name_em, number_em, marks_em, board.numbers, run_on=True)
+    width = _PORTRAIT_WIDTH.get(paper, _PORTRAIT_WIDTH["letter"])
+    size = max(min(10.0, math.floor(width / layout.table_em * 10) / 10), 5.0)
+    return replace(layout, size=size)
+
+
+def _medal_word(medal: str) -> str:
+    return str(Medal(medal).label) if medal in Medal.values else medal
+
+
 # -- exports ----------------------------------------------------------------------------------
 
 
@@ -433,6 +652,9 @@ class StandingsExportView(StageMixin, View):
         export_format = requested_format(request)
         # The registration ids are the directors' (PRODUCT.md §10: the public sees names,
         # clubs, tables and scores).
+        cumulative = cumulative_export(export_format, self.stage, with_ids=self.is_director)
+        if cumulative is not None:  # a cumulative event's game: a column per game, the total
+            return export_response(cumulative, f"{self.event.slug}-{self.stage.number}-standings")
         private = () if self.is_director else ("player_id",)
         table = StandingsTable(shown_standings(self.stage), order_by="place", exclude=private)
         RequestConfig(request, paginate=False).configure(table)
