@@ -30,7 +30,6 @@ from scoring.exports import (
 from scoring.lists import StandingsTable
 from scoring.printing import (
     SHEETS_PER_PDF,
-    cumulative_board,
     page_size,
     pdf_response,
     render_pdf,
@@ -292,18 +291,7 @@ class StandingsPdfView(PdfMixin, StandingsView):
         return f"{self.event.slug}-{self.stage.number}-standings.pdf"
 
 
-class BoardMixin:
-    """A cumulative event's board (``scoring.printing.cumulative_board``) in the context of the
-    bracket's and the results' PDFs, as the pages have it."""
-
-    def get_context_data(self, **kwargs):
-        ctx = super().get_context_data(**kwargs)
-        if "board" not in ctx:
-            ctx["board"] = cumulative_board(ctx["results"], ctx["medal_rows"])
-        return ctx
-
-
-class ResultsPdfView(BoardMixin, PdfMixin, ResultsView):
+class ResultsPdfView(PdfMixin, ResultsView):
     """The results: medals, then every stage's standings in play order; a cumulative event's
     table of players × games in place of its games' standings."""
 
@@ -408,7 +396,7 @@ def advancers_only(b) -> dict:
     return {**b, "advancers_only": True, "entries": entries}
 
 
-class BracketPdfView(BoardMixin, PdfMixin, BracketView):
+class BracketPdfView(PdfMixin, BracketView):
     """The bracket of the whole event on one landscape page, readable on a wall: up to
     100 players everything at 9 pt or more; above, the first stage's advancers and the road to
     the medals, with the first stage's full tables in an appendix. ``?paper=large``: Tabloid

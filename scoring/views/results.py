@@ -24,7 +24,7 @@ from scoring.lists import (
     table_cards,
     url_head,
 )
-from scoring.printing import SHEETS_PER_PDF, table_blocks
+from scoring.printing import SHEETS_PER_PDF, cumulative_board, table_blocks
 from scoring.results import (
     close_advancers,
     compute_results,
@@ -74,6 +74,7 @@ class ResultsMixin(LiveMixin, EventMixin):
         ctx["results"] = results
         ctx["bracket"] = SimpleLazyObject(lambda: bracket(results))
         ctx["medal_rows"] = SimpleLazyObject(lambda: medal_rows(results))
+        ctx["board"] = SimpleLazyObject(lambda: cumulative_board(results, ctx["medal_rows"]))
         ctx["fragment_key"] = fragment_key(self.event)
         ctx["fragment_seconds"] = settings.FRAGMENT_CACHE_SECONDS
         return ctx
