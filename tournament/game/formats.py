@@ -218,18 +218,6 @@ def cumulative_totals[P: Hashable](games: Iterable[Mapping[P, int]]) -> dict[P, 
     return out
 
 
-def running_cumulative[P: Hashable](games: Sequence[Mapping[P, int]]) -> list[dict[P, int]]:
-    """The cumulative totals after each game, in play order (``results.cumulative``)."""
-    out: list[dict[P, int]] = []
-    totals: dict[P, int] = {}
-    for game in games:
-        totals = dict(totals)
-        for player, total in game.items():
-            totals[player] = totals.get(player, 0) + total
-        out.append(totals)
-    return out
-
-
 def final_cut[P: Hashable](
     totals: Mapping[P, int],
     size: int,
