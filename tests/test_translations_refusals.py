@@ -65,7 +65,7 @@ def test_a_french_director_reads_an_event_files_errors_in_french(director_client
     for error in [
         "<code>event.name</code>: 5 n'est pas une chaîne de caractères",
         "<code>event.colour</code>: clé inconnue (clés attendues : name, date, venue, rules, "
-        "extra)",
+        "format, extra)",
         "<code>stages[0].closed</code>: manquante",
         "<code>stages[1].tables</code>: il faut une liste, pas un objet",
         "<code>stages[0].tables[2].rounds[0].pips.p10</code>: 2000 dépasse les 731 points qui "
