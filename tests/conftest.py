@@ -49,12 +49,17 @@ def empty_cache():
     cache.clear()
 
 
+# Tests that each take minutes and share nothing within their file but the browser: handed
+# out one by one, so that no worker runs them all while the other waits (``split_files``).
+SPLIT_FILES = ("tests/test_browser_a11y.py::", "tests/test_hall_backups.py::")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (`make test`), the files that take longest go first: each one starts a
-    Chromium or a `make hall` of its own and runs for minutes, and a worker that took one last
-    would keep the whole run waiting (pytest-xdist hands out whole files, in this order:
-    --dist loadfile --no-loadscope-reorder in pyproject.toml). In one process, the order stays
-    as collected."""
+    """Under pytest-xdist (`make test`), the tests that take longest go first: every page of
+    the site in a browser, then the files that start a Chromium or a `make hall` of their own
+    and run for minutes; a worker that took one last would keep the whole run waiting
+    (pytest-xdist hands out whole files, or single tests of ``SPLIT_FILES``, in this order:
+    --no-loadscope-reorder in pyproject.toml). In one process, the order stays as collected."""
     if not hasattr(config, "workerinput"):
         return
     from tests.hall import Hall
@@ -64,7 +69,25 @@ def pytest_collection_modifyitems(config, items):
         for item in items
         if "browser" in item.fixturenames or getattr(item.module, "Hall", None) is Hall
     }
-    items.sort(key=lambda item: item.path not in long_files)  # stable: files stay whole
+    # stable: files stay whole
+    items.sort(
+        key=lambda item: (not item.nodeid.startswith(SPLIT_FILES), item.path not in long_files)
+    )
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Whole files to each worker, as --dist loadfile does (a file's module fixtures, such as
+    the hall of tests/test_hall.py, start once), except the tests of ``SPLIT_FILES``, each a
+    unit of its own."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FilesScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith(SPLIT_FILES):
+                return nodeid
+            return nodeid.split("::", 1)[0]
+
+    return FilesScheduling(config, log)
 
 
 DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
