@@ -79,7 +79,8 @@ messages: install gettext
 
 # The tests run on every core (pytest-xdist; TEST_WORKERS=0 for one process): each worker
 # has its own test database (test-db.sqlite3_gw0, test_<name>_gw0 on PostgreSQL), live
-# servers and halls on free ports, and a test file's tests stay in one worker (its browser).
+# servers and halls on free ports, and a test file's tests stay in one worker (its browser),
+# but for the few long tests tests/conftest.py hands out one by one.
 TEST_WORKERS ?= auto
 test: install-dev chromium translations lint
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
