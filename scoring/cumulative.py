@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from scoring.results import EventResults
 from tournament.game.rules import places
 from tournament.models import Player, Stage
@@ -21,6 +23,7 @@ class CumulativeRow:
     total: int
     place: int | None = None  # by the cumulative total in the division; None: out
     out: bool = False  # withdrew or missed a game: keeps the games played, cannot medal
+    withdrew: bool = False  # withdrew (before or during a game shown)
     medal: str = ""
     finalist: bool = False  # goes on to the Final (cumulative, then a Final)
 
@@ -71,13 +74,15 @@ def cumulative_standings(
                 sum_ += total
             running.append(sum_ if total is not None else None)
         player = players[pk]
-        out = player.withdrawn or pk in left or None in totals
+        withdrew = player.withdrawn or pk in left
+        out = withdrew or None in totals
         row = CumulativeRow(
             player,
             totals,
             running,
             sum_,
             out=out,
+            withdrew=withdrew,
             medal=medals.get(pk, ""),
             finalist=pk in finalists,
         )
@@ -93,3 +98,9 @@ def cumulative_standings(
             key=lambda r: (r.out, r.total if not r.out else -r.played, r.player.name),
         )
     return standings
+
+
+def out_note(row: CumulativeRow) -> str:
+    """Why a row that is out has no place: the player withdrew, or missed a game (keeping the
+    games played)."""
+    return _("withdrew") if row.withdrew else _("missed a game")

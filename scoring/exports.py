@@ -31,7 +31,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from tablib import Dataset
 
-from scoring.cumulative import cumulative_standings
+from scoring.cumulative import cumulative_standings, out_note
 from scoring.results import compute_results
 from scoring.sheets import event_sheets, event_summaries
 from tournament.models import Event, Medal, Player
@@ -232,14 +232,6 @@ def cumulative_export(export_format: str, stage, with_ids: bool = True) -> RowsE
         for row in standings.rows
     ]
     return RowsExport(export_format, headers, rows, stage.name)
-
-
-def out_note(row) -> str:
-    """Why a cumulative standings row (``scoring.cumulative.CumulativeRow``) has no place: the
-    player withdrew, or missed a game (keeping the games played)."""
-    if None in row.games and not row.player.withdrawn:
-        return _("missed a game")
-    return _("withdrew")
 
 
 def _cumulative_note(row, last: bool) -> str:

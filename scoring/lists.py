@@ -89,6 +89,11 @@ def url_head(name: str, *args) -> str:
 UNRANKED = "—"
 
 
+def shown_total(total: int | None) -> str:
+    """A total as a list shows it: "—" when there is none (not seated, not played)."""
+    return UNRANKED if total is None else str(total)
+
+
 def place_text(place: int | None, sharing: int, withdrew_after: int | None = None) -> str:
     """A place as the standings show it: T3 when shared; a withdrawal says so; a player with
     no round played yet is unranked: "—"."""

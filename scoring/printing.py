@@ -28,9 +28,8 @@ from django.utils.translation import gettext
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from scoring.cumulative import cumulative_standings
-from scoring.exports import out_note
-from scoring.lists import UNRANKED, place_text
+from scoring.cumulative import cumulative_standings, out_note
+from scoring.lists import place_text, shown_total
 from scoring.results import compute_results
 from scoring.sheets import TableSheet, event_summaries
 from tournament.clock import read_clock
@@ -184,7 +183,7 @@ def sheets_context(
         url = absolute(path)
         shown = None
         if before is not None:
-            shown = [_shown(before.get(p.pk)) for p in sheet.players]
+            shown = [shown_total(before.get(p.pk)) for p in sheet.players]
         pages.append(SheetPage(sheet, url, qr_data_uri(url), shown))
     clock = read_clock(stage)
     return {
@@ -319,7 +318,7 @@ def cumulative_board(results, medal_rows: list[dict]) -> CumulativeBoard | None:
                 row.player,
                 place_text(row.place, shared[row.place]),
                 [
-                    (_shown(game), _shown(running) if column else None)
+                    (shown_total(game), shown_total(running) if column else None)
                     for game, running, column in zip(row.games, row.running, between, strict=True)
                 ],
                 str(row.total),
@@ -349,10 +348,6 @@ def _running_column(index: int, games: int) -> bool:
     """Whether the running total after game ``index`` (of ``games`` shown) has a column: not
     after the first (its own total) nor after the last (the cumulative total)."""
     return 0 < index < games - 1
-
-
-def _shown(total: int | None) -> str:
-    return UNRANKED if total is None else str(total)
 
 
 def _medals_from(fmt: formats.Format) -> str:

@@ -12,12 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from scoring.charts import spread_chart, totals_chart
-from scoring.cumulative import cumulative_standings
+from scoring.cumulative import cumulative_standings, out_note
 from scoring.dashboard import clock_never_started
 from scoring.lists import (
     UNRANKED,
     place_text,
     progress_text,
+    shown_total,
     standings_headers,
     standings_rows,
     standings_sort,
@@ -229,12 +230,6 @@ def result_rows(stage, sheets, medals=None):
 # -- a cumulative event's standings (issue 30, PRODUCT.md §12) ---------------------------------
 
 
-def _withdrew(results) -> set[int]:
-    """The players of a cumulative event who withdrew: marked so, or left during a game."""
-    left = {pk for game in results.games for s in results.sheets.get(game, ()) for pk in s.left}
-    return left | {pk for pk, p in results.players.items() if p.withdrawn}
-
-
 def _outcome_notes(results) -> dict[int, str]:
     """What the standings say beside a player who still contends, once the games decide it: a
     medal, "playoff pending", or "finalist" (plays the Final)."""
@@ -244,16 +239,12 @@ def _outcome_notes(results) -> dict[int, str]:
     return notes
 
 
-def _out_note(pk: int, withdrew: set[int], sheet=None) -> str:
+def _out_note(row, sheet=None) -> str:
     """Why a player has no place in a cumulative event's standings: they withdrew (after
-    round N of this game), or missed a game."""
-    if sheet is not None and pk in sheet.left:
-        return place_text(None, 1, sheet.left[pk])
-    return _("withdrew") if pk in withdrew else _("missed a game")
-
-
-def _shown(total: int | None) -> str:
-    return UNRANKED if total is None else str(total)
+    round N of this game, when ``sheet`` is its table), or missed a game."""
+    if sheet is not None and row.player.pk in sheet.left:
+        return place_text(None, 1, sheet.left[row.player.pk])
+    return out_note(row)
 
 
 def game_standings(results, stage) -> list[dict]:
@@ -268,7 +259,6 @@ def game_standings(results, stage) -> list[dict]:
     seated = {p.pk: sheet for sheet in results.sheets.get(stage, ()) for p in sheet.players}
     is_last = bool(results.games) and results.games[-1].pk == stage.pk
     notes = _outcome_notes(results) if is_last else {}
-    withdrew = _withdrew(results)
     player_head = url_head("player", event.slug)
     table_head = url_head("table", event.slug, stage.number)
     by_division: dict[str, list[dict]] = {}
@@ -284,8 +274,8 @@ def game_standings(results, stage) -> list[dict]:
                 "table": "" if number is None else str(number),
                 "table_url": "" if number is None else f"{table_head}{number}/",
                 # not seated in this game, or their table has not started: no game total
-                "game": _shown(game if sheet is not None and sheet.played else None),
-                "running": _shown(running),
+                "game": shown_total(game if sheet is not None and sheet.played else None),
+                "running": shown_total(running),
                 "note": note,
             }
         )
@@ -299,7 +289,7 @@ def game_standings(results, stage) -> list[dict]:
                 place_text(r.place, shared[r.place]),
                 r.games[index] if index is not None else None,
                 r.running[index] if index is not None else r.total,
-                _out_note(pk, withdrew, seated.get(pk)) if r.out else notes.get(pk, ""),
+                _out_note(r, seated.get(pk)) if r.out else notes.get(pk, ""),
             )
     # Seated in this game with no total yet anywhere (Game 1 before its first round): unranked.
     listed = {r.player.pk for r in standings.rows}
@@ -307,7 +297,8 @@ def game_standings(results, stage) -> list[dict]:
     for p in sorted(newcomers, key=lambda p: name_sort_key(p.name)):
         if p.pk not in listed:
             left = p.pk in seated[p.pk].left
-            show(p, UNRANKED, None, None, _out_note(p.pk, withdrew, seated[p.pk]) if left else "")
+            note = place_text(None, 1, seated[p.pk].left[p.pk]) if left else ""
+            show(p, UNRANKED, None, None, note)
     return [{"division": d, "rows": by_division[d]} for d in sorted(by_division)]
 
 
@@ -322,7 +313,7 @@ def event_cumulative(results) -> dict:
     final = results.final if results.format.has_final else None
     final_sheets = results.sheets.get(final, ()) if final is not None else ()
     final_totals = {pk: t for s in final_sheets if s.played for pk, t in s.totals.items()}
-    notes, withdrew = _outcome_notes(results), _withdrew(results)
+    notes = _outcome_notes(results)
     player_head = url_head("player", event.slug)
     divisions = []
     for division, rows in standings.divisions.items():
@@ -336,14 +327,12 @@ def event_cumulative(results) -> dict:
                         "name": r.player.name,
                         "player_url": f"{player_head}{r.player.pk}/",
                         "cells": [
-                            (_shown(g), _shown(run))
+                            (shown_total(g), shown_total(run))
                             for g, run in zip(r.games, r.running, strict=True)
                         ],
-                        "final": _shown(final_totals.get(r.player.pk)),
+                        "final": shown_total(final_totals.get(r.player.pk)),
                         "total": str(r.total),
-                        "note": _out_note(r.player.pk, withdrew)
-                        if r.out
-                        else notes.get(r.player.pk, ""),
+                        "note": _out_note(r) if r.out else notes.get(r.player.pk, ""),
                     }
                     for r in rows
                 ],
