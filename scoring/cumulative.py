@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from scoring.results import EventResults
+from scoring.results import EventResults, game_totals
 from tournament.game.rules import places
 from tournament.models import Player, Stage
 
@@ -59,7 +59,7 @@ def cumulative_standings(
     per_game: list[dict[int, int]] = []
     left: set[int] = set()
     for game in games:
-        per_game.append({pk: t for s in results.sheets[game] for pk, t in s.totals.items()})
+        per_game.append(game_totals(results.sheets[game]))
         left |= {pk for s in results.sheets[game] for pk in s.left}
     players = results.players
     medals = results.medal_of()

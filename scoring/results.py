@@ -266,7 +266,7 @@ def game_stages(fmt: formats.Format, stages: Iterable[Stage]) -> list[Stage]:
     return [s for s in ordered if s.kind == StageKind.QUALIFYING][: fmt.games]
 
 
-def _game_totals(sheets: list[TableSheet]) -> dict[int, int]:
+def game_totals(sheets: list[TableSheet]) -> dict[int, int]:
     """Each seated player's total of one game (a player who withdrew during it: the rounds
     played)."""
     return {pk: total for sheet in sheets for pk, total in sheet.totals.items()}
@@ -288,7 +288,7 @@ def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex) -> EventR
     for game in games:
         if not game.closed:
             break
-        totals = _game_totals(sheets[game])
+        totals = game_totals(sheets[game])
         out |= {pk for s in sheets[game] for pk in s.left} | (set(running) - set(totals))
         if closed_games:
             out |= set(totals) - set(running)  # joined after Game 1

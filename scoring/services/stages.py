@@ -25,6 +25,7 @@ from scoring.results import (
     divisions_played,
     find_conflict,
     game_stages,
+    game_totals,
     incomplete_tables,
     load_results,
     next_stage_plan,
@@ -128,7 +129,7 @@ def reseating_rule(results, stage: Stage, rng=None):
         return None
     previous = earlier[-1]
     sheets = sorted(results.sheets[previous], key=lambda s: s.table.number)
-    game = {pk: t for sheet in sheets for pk, t in sheet.totals.items()}
+    game = game_totals(sheets)
     cumulative = results.cumulative.get(previous.pk, game)
     rng = rng or random.Random()
 
