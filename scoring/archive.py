@@ -7,13 +7,14 @@ lists past events or records reads each event once per change, not per request.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import date
 
 from django.core.cache import cache
-from django.db.models import Count, Q, Sum
+from django.db.models import Q
 
-from scoring.models import PersonLink
+from scoring.models import PersonLink, Series
 from scoring.results import load_results
 from scoring.sheets import TableSheet, event_sheets
 from tournament.game.awards import MEDALS
@@ -107,13 +108,18 @@ def best(records: list[Record]) -> list[Record]:
     return out
 
 
-def records() -> list[RecordGroup]:
-    """Records per set and table size over every event; kept until any event changes."""
-    state = Event.objects.aggregate(n=Count("pk"), v=Sum("version"))
+def records(series: Series | None = None) -> list[RecordGroup]:
+    """Records per set and table size over every event, or over the events of ``series``;
+    kept until one of those events changes, or the series gains or loses one."""
+    events = Event.objects.all()
+    if series is not None:
+        events = events.filter(series_entry__series=series)
+    versions = list(events.order_by("pk").values_list("pk", "version"))
+    state = hashlib.sha256(repr(versions).encode()).hexdigest()
 
     def compute():
         by_group: dict[tuple[int, int, int], list[Record]] = {}
-        for event in Event.objects.order_by("date", "pk"):
+        for event in events.order_by("date", "pk"):
             for _stage, sheets in event_sheets(event).items():
                 for sheet in sheets:
                     key = (event.set_size, event.sets, len(sheet.players))
@@ -124,7 +130,12 @@ def records() -> list[RecordGroup]:
             if found
         ]
 
-    return cache.get_or_set(f"records:{state['n']}:{state['v']}", compute)
+    return cache.get_or_set(f"records:{series.pk if series else 'all'}:{state}", compute)
+
+
+def series_events(series: Series) -> list[Event]:
+    """The series' events in date order (one query)."""
+    return list(Event.objects.filter(series_entry__series=series).order_by("date", "pk"))
 
 
 def same_person(player: Player) -> list[Player]:
@@ -147,3 +158,32 @@ def link_candidates(player: Player, limit: int = 20) -> list[Player]:
     same_name = Player.objects.filter(name__iexact=player.name).exclude(event_id=player.event_id)
     same_name = same_name.exclude(pk__in=[p.pk for p in same_person(player)])
     return list(same_name.select_related("event").order_by("-event__date", "pk")[:limit])
+
+
+def people() -> dict[int, int]:
+    """Every player's person (issue 31): the same registration id within the same club, or
+    linked by a director, across all events, as ``same_person`` says of one player but
+    transitively. Each person is named by their players' lowest id. Two queries."""
+    parent: dict[int, int] = {}
+
+    def root(pk: int) -> int:
+        while parent[pk] != pk:
+            parent[pk] = parent[parent[pk]]
+            pk = parent[pk]
+        return pk
+
+    def join(a: int, b: int) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    by_key: dict[tuple[str, str], int] = {}
+    for pk, ref, club in Player.objects.values_list("pk", "ref", "club").order_by("pk"):
+        parent[pk] = pk
+        if ref and club:
+            first = by_key.setdefault((ref, club.casefold()), pk)
+            join(first, pk)
+    for first, second in PersonLink.objects.values_list("first_id", "second_id"):
+        if first in parent and second in parent:
+            join(first, second)
+    return {pk: root(pk) for pk in parent}

@@ -28,6 +28,20 @@ def nice_ceiling(value: int) -> int:
     return 10 * power  # pragma: no cover (the loop always returns)
 
 
+class _Frame:
+    """What every chart's template reads of its frame: where the plot's bottom and left are."""
+
+    height: int
+
+    @property
+    def plot_bottom(self) -> int:
+        return self.height - BOTTOM
+
+    @property
+    def left(self) -> int:
+        return LEFT
+
+
 @dataclass(frozen=True)
 class Line:
     label: str
@@ -38,7 +52,7 @@ class Line:
 
 
 @dataclass(frozen=True)
-class TotalsChart:
+class TotalsChart(_Frame):
     """Running totals of a table's players, one line each, from 0 before the first round."""
 
     lines: tuple[Line, ...]
@@ -47,14 +61,6 @@ class TotalsChart:
     y_ticks: tuple[tuple[float, int], ...]  # (y, value)
     width: int = WIDTH
     height: int = HEIGHT
-
-    @property
-    def plot_bottom(self) -> int:
-        return self.height - BOTTOM
-
-    @property
-    def left(self) -> int:
-        return LEFT
 
 
 def _x(i: int, steps: int) -> float:
@@ -102,7 +108,7 @@ class Bar:
 
 
 @dataclass(frozen=True)
-class SpreadChart:
+class SpreadChart(_Frame):
     """How many players finished a stage with a total in each range (a histogram)."""
 
     bars: tuple[Bar, ...]
@@ -110,10 +116,6 @@ class SpreadChart:
     most: int  # the tallest bar's count
     width: int = WIDTH
     height: int = HEIGHT
-
-    @property
-    def plot_bottom(self) -> int:
-        return self.height - BOTTOM
 
 
 def spread_chart(totals: list[int], bins: int = 8) -> SpreadChart | None:
@@ -162,17 +164,13 @@ class GameBar:
 
 
 @dataclass(frozen=True)
-class GamesChart:
+class GamesChart(_Frame):
     """A player's total in each game they played, a bar per game, in play order."""
 
     bars: tuple[GameBar, ...]
     top: int
     width: int = WIDTH
     height: int = HEIGHT
-
-    @property
-    def plot_bottom(self) -> int:
-        return self.height - BOTTOM
 
     @property
     def label_size(self) -> float:
@@ -207,3 +205,58 @@ def games_chart(games: list[tuple[str, int]]) -> GamesChart | None:
             )
         )
     return GamesChart(tuple(bars), top)
+
+
+@dataclass(frozen=True)
+class RatingDot:
+    label: str  # the event's name (in the table beside the chart)
+    score: int  # the shown rating after the event
+    x: float
+    y: float
+    number: int  # 1 for the first event: under the dot
+
+
+@dataclass(frozen=True)
+class RatingChart(_Frame):
+    """A person's shown rating after each event they played, a line through a dot per event."""
+
+    dots: tuple[RatingDot, ...]
+    points: str  # "x,y x,y ..." for <polyline points>
+    low: int
+    top: int  # the y axis runs from low to top
+    y_ticks: tuple[tuple[float, int], ...]
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def rating_chart(events: list[tuple[str, int]]) -> RatingChart | None:
+    """``(label, rating)`` after each event, in date order, on an axis from a round number
+    below the lowest (0 if none is below) to one above the highest; None without an event.
+    Ratings may fall below 0: the axis then starts below it."""
+    if not events:
+        return None
+    scores = [score for _, score in events]
+    top = nice_ceiling(max(max(scores), 1))
+    low = -nice_ceiling(-min(scores)) if min(scores) < 0 else 0
+    span = top - low
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    # One event alone stands in the middle; more spread over the width.
+    steps = len(events) - 1
+
+    def x(i: int) -> float:
+        return round(LEFT + plot_w * (i / steps if steps else 0.5), 1)
+
+    def y(value: int) -> float:
+        return round(TOP + plot_h * (top - value) / span, 1)
+
+    dots = tuple(
+        RatingDot(label, score, x(i), y(score), i + 1) for i, (label, score) in enumerate(events)
+    )
+    ticks = sorted({low, 0, top}) if low < 0 else [0, top // 2, top]
+    return RatingChart(
+        dots,
+        " ".join(f"{d.x},{d.y}" for d in dots),
+        low,
+        top,
+        tuple((y(v), v) for v in ticks),
+    )

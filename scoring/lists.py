@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2 import RequestConfig
 
 from scoring.exports import export_player_id
+from tournament.game.rules import places
 from tournament.text import name_sort_key
 
 MAX_PER_PAGE = 500
@@ -107,6 +108,21 @@ def place_text(place: int | None, sharing: int, withdrew_after: int | None = Non
     return str(place)
 
 
+def tie_format() -> str:
+    """A shared place as place_text writes it, with %s for the place (a live page numbers its
+    rows itself: tournament/live.py)."""
+    return gettext("T%(place)s") % {"place": "%s"}
+
+
+def rank_keys(rows) -> dict[int, int]:
+    """Per placed row's player, the number a live page ranks the row by (tournament/live.py:
+    one more than the rows ranked lower, shared when equal): the total when the places by
+    lowest total are the places shown, else the place itself (a Final's settled medals)."""
+    placed = {r.player.pk: r.place for r in rows if r.place is not None}
+    totals = {r.player.pk: r.total for r in rows if r.place is not None}
+    return totals if places(totals) == placed else placed
+
+
 def progress_text(progress) -> str:
     """What a stage in progress says above its standings (a StageProgress), or "" when they
     are final."""
@@ -136,8 +152,11 @@ def standings_rows(event, stage, rows, sort: str) -> list[dict[str, str]]:
     name = sort.removeprefix("-")
     ordered = sorted(rows, key=_SORT_KEYS[name], reverse=sort.startswith("-"))
     player, table = url_head("player", event.slug), url_head("table", event.slug, stage.number)
+    ranks = rank_keys(rows)
     return [
         {
+            "key": f"p{r.player.pk}",
+            "rank": str(ranks.get(r.player.pk, "")),
             "place": place_text(r.place, shared[r.place], r.withdrew_after),
             "player_url": f"{player}{r.player.pk}/",
             "name": r.player.name,
@@ -158,6 +177,7 @@ def table_cards(event, stage, sheets) -> list[dict[str, str]]:
     name, finished = gettext("Table %(n)s"), gettext("finished")
     return [
         {
+            "key": f"t{sheet.table.pk}",
             "url": f"{head}{sheet.table.number}/",
             "name": name % {"n": sheet.table.number},
             "state": " · ".join(

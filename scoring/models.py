@@ -1,11 +1,14 @@
 """Round scores and their audit trail. Only scoring/services/rounds.py writes them."""
 
+from __future__ import annotations
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import NameField
 from tournament.models import Event, Player, Table
 
 
@@ -468,3 +471,237 @@ class ImportJob(models.Model):
     def step(self) -> int:
         """The step the import is at, 1 to ``len(STEPS)`` (the last once finished)."""
         return self.STEPS.index(self.status) + 1 if self.status in self.STEPS else len(self.STEPS)
+
+
+# -- seasons and ratings (issue 31, PRODUCT.md §13) ------------------------------------------
+
+DEFAULT_SERIES_POINTS = [10, 8, 6, 5, 4, 3, 2, 1]
+DEFAULT_MEDAL_BONUS = [3, 2, 1]
+
+
+def default_series_points():
+    return list(DEFAULT_SERIES_POINTS)
+
+
+def default_medal_bonus():
+    return list(DEFAULT_MEDAL_BONUS)
+
+
+class SeriesScoring(models.TextChoices):
+    POINTS = "points", _("Points by place at each event")
+    PER_ROUND = "per_round", _("Lowest total per round played")
+
+
+class SeriesTieBreak(models.TextChoices):
+    WINS = "wins", _("Most wins")
+    BEST_EVENT = "best_event", _("Best single event")
+    HEAD_TO_HEAD = "head_to_head", _("Head to head")
+
+
+class Series(models.Model):
+    """Events grouped into a club's season, a league or a qualifying tour: standings over its
+    events (scoring/series.py, by the rule of tournament/game/series.py)."""
+
+    name = NameField(_("name"), max_length=200)
+    slug = models.SlugField(_("short name in links"), max_length=80, unique=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, verbose_name=_("directors"), related_name="series", blank=True
+    )
+    scoring = models.CharField(
+        _("standings by"),
+        max_length=16,
+        choices=SeriesScoring.choices,
+        default=SeriesScoring.POINTS,
+    )
+    points = models.JSONField(
+        _("points by place"),
+        default=default_series_points,
+        help_text=_("Points for 1st, 2nd, 3rd, ... place in a division at each event."),
+    )
+    medal_bonus = models.JSONField(
+        _("medal bonus"),
+        default=default_medal_bonus,
+        help_text=_("Points added for gold, silver and bronze."),
+    )
+    best_of = models.PositiveSmallIntegerField(
+        _("best events counted"),
+        null=True,
+        blank=True,
+        help_text=_("Count each player's best N events; leave empty to count every event."),
+    )
+    tie_break = models.CharField(
+        _("ties broken by"),
+        max_length=16,
+        choices=SeriesTieBreak.choices,
+        default=SeriesTieBreak.WINS,
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["name", "pk"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("series", args=[self.slug])
+
+    def is_director(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+
+
+class SeriesEvent(models.Model):
+    """An event of a series: an event belongs to at most one."""
+
+    series = models.ForeignKey(
+        Series, verbose_name=_("series"), on_delete=models.CASCADE, related_name="entries"
+    )
+    event = models.OneToOneField(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="series_entry"
+    )
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event of a series")
+        verbose_name_plural = _("events of a series")
+
+    def __str__(self):
+        return f"{self.series} · {self.event}"
+
+
+class Rating(models.Model):
+    """A person's rating after every finished game of the whole history, as
+    scoring/services/ratings.py last computed it (derived: never entered, never in an event
+    file). ``player`` is the person's latest player (the name shown); ``score`` is the
+    conservative rating μ − 3σ on the friendly scale (×100)."""
+
+    player = models.OneToOneField(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField(_("mean (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    score = models.IntegerField(_("rating"), db_index=True)
+    games = models.PositiveIntegerField(_("games rated"))
+    events = models.PositiveIntegerField(_("events"))
+
+    class Meta:
+        verbose_name = _("rating")
+        ordering = ["-score", "pk"]
+
+    def __str__(self):
+        return f"{self.player_id}: {self.score}"
+
+
+class RatingPoint(models.Model):
+    """A person's rating after one event (the chart of their rating over time)."""
+
+    rating = models.ForeignKey(
+        Rating, verbose_name=_("rating"), on_delete=models.CASCADE, related_name="points"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+    )
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="+"
+    )
+    mu = models.FloatField(_("mean (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    score = models.IntegerField(_("rating"))
+    games = models.PositiveIntegerField(_("games rated so far"))
+
+    class Meta:
+        verbose_name = _("rating after an event")
+        ordering = ["rating", "pk"]
+
+    def __str__(self):
+        return f"{self.rating_id} @ {self.event_id}: {self.score}"
+
+
+class RatedPlayer(models.Model):
+    """Every player of a rated person, in any event (registered ones too, for seeding by
+    rating): which rating is theirs."""
+
+    player = models.OneToOneField(
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="rated",
+    )
+    rating = models.ForeignKey(
+        Rating, verbose_name=_("rating"), on_delete=models.CASCADE, related_name="members"
+    )
+
+    class Meta:
+        verbose_name = _("rated player")
+
+    def __str__(self):
+        return f"{self.player_id} → {self.rating_id}"
+
+
+class RatingsState(models.Model):
+    """One row: whether a computation of the ratings is asked for, and what the last one
+    read (a fingerprint of its inputs: a change that touches no finished game computes
+    nothing)."""
+
+    pending = models.BooleanField(_("computation asked for"), default=False)
+    fingerprint = models.CharField(_("inputs read"), max_length=64, blank=True)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+    games = models.PositiveIntegerField(_("games rated"), default=0)
+
+    class Meta:
+        verbose_name = _("state of the ratings")
+        verbose_name_plural = _("state of the ratings")
+
+    def __str__(self):
+        return f"ratings: {self.games} games"
+
+
+def sheet_photo_path(photo: SheetPhoto, filename: str) -> str:
+    table = photo.table
+    return f"sheets/{table.stage.event.slug}/{table.stage.number}/{table.number}/{filename}"
+
+
+class SheetPhoto(models.Model):
+    """A photo of a table's paper sheet (issue 33): re-encoded on the server, seen by directors
+    and that table's scorekeeper or phones only. A removed photo keeps its row (the history says
+    who removed it and why); its image is deleted."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="photos"
+    )
+    image = models.ImageField(_("image"), upload_to=sheet_photo_path, blank=True)
+    width = models.PositiveIntegerField(_("width"), default=0)
+    height = models.PositiveIntegerField(_("height"), default=0)
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("added by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    added_device = models.CharField(_("added from device"), max_length=12, blank=True)
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("removed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    removed_reason = models.CharField(_("why removed"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("photo of a sheet")
+        verbose_name_plural = _("photos of sheets")
+        ordering = ["table", "added_at", "pk"]
+
+    def __str__(self):
+        return f"{self.table_id}: {self.image.name or '—'}"

@@ -8,9 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from scoring.sheets import TableSheet, event_sheets
+from scoring.sheets import TableSheet, event_sheets, event_summaries
+from tournament.caching import version_key
 from tournament.game import awards, finals, formats
 from tournament.game.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
@@ -675,33 +678,61 @@ class SeatingConflict:
 
 def seating_conflicts(results: EventResults) -> list[SeatingConflict]:
     """Every seated semifinal or Final whose players are not the advancers of the stage it was
-    seated from, unless the director kept the published seating for these advancers."""
+    seated from, unless the director kept the published seating for these advancers.
+
+    Linear in the seats: each stage's divisions and each source's advancers are worked out
+    once, and players are compared by id."""
     conflicts = []
     ordered = sorted(results.sheets, key=lambda s: s.number)
+    divisions = {stage.pk: by_division(results.sheets[stage]) for stage in ordered}
+    advancers: dict[int, dict[str, list[Player]]] = {}  # source stage id -> division ->
     for stage in ordered:
-        if stage.kind not in (StageKind.SEMIFINAL, StageKind.FINAL) or not results.sheets[stage]:
+        if stage.kind not in (StageKind.SEMIFINAL, StageKind.FINAL):
             continue
-        for division, tables in by_division(results.sheets[stage]).items():
+        for division, tables in divisions[stage.pk].items():
             source = None
             for earlier in ordered:
                 if earlier.number >= stage.number or earlier.kind not in ADVANCING_KINDS:
                     continue
-                if division in by_division(results.sheets[earlier]):
+                if division in divisions[earlier.pk]:
                     source = earlier
             if source is None or not source.closed:
                 continue
             if any(o.division == division for o in results.owed_for(source)):
                 continue  # the advancers are not known yet
-            now = [p for p in results.advancing(source) if p.division == division]
+            if source.pk not in advancers:
+                advancers[source.pk] = {}
+                for p in results.advancing(source):
+                    advancers[source.pk].setdefault(p.division, []).append(p)
+            now = advancers[source.pk].get(division, [])
             ids = sorted(p.pk for p in now)
             if stage.kept_advancers.get(division) == ids:
                 continue
             seated = [p for s in tables for p in s.players]
-            out = [p for p in seated if p.pk not in set(ids)]
-            in_ = [p for p in now if p not in seated]
+            advancing, seated_ids = set(ids), {p.pk for p in seated}
+            out = [p for p in seated if p.pk not in advancing]
+            in_ = [p for p in now if p.pk not in seated_ids]
             if out or in_:
                 conflicts.append(SeatingConflict(stage, source, division, out, in_, ids))
     return conflicts
+
+
+def current_conflicts(event: Event) -> list[SeatingConflict]:
+    """The seating conflicts as the event stands, for its pages (the note on the event home):
+    worked out once per change of the event from the tables' summaries, as the bracket reads
+    them; none before a semifinal or Final is seated. A director's decision reads them afresh
+    (``find_conflict``)."""
+
+    def compute():
+        later = event.stages.filter(
+            kind__in=(StageKind.SEMIFINAL, StageKind.FINAL), tables__isnull=False
+        )
+        if not later.exists():
+            return []
+        return seating_conflicts(compute_results(event, event_summaries(event)))
+
+    key = f"seating-conflicts:{version_key(event)}"
+    return cache.get_or_set(key, compute, settings.FRAGMENT_CACHE_SECONDS)
 
 
 def find_conflict(event: Event, stage: Stage, division: str) -> SeatingConflict | None:

@@ -507,8 +507,15 @@ def _by_stage(event: Event, load) -> dict[Stage, list[TableSheet]]:
     for s in stages.values():
         s.event = event
     by_stage: dict[Stage, list[TableSheet]] = {s: [] for s in stages.values()}
+    tables: dict[int, Table] = {}
     for sheet in load(event.rules, stages):
         by_stage[sheet.table.stage].append(sheet)
+        tables[sheet.table.pk] = sheet.table
+    for s in stages.values():  # what a playoff settles, which its name says: no query each
+        if s.playoff_table_id in tables:
+            s.playoff_table = tables[s.playoff_table_id]
+        if s.wildcards_of_id in stages:
+            s.wildcards_of = stages[s.wildcards_of_id]
     return by_stage
 
 

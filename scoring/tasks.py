@@ -1,5 +1,14 @@
 """Background work of the scoring app, each task a thin call of a service: a print job's
-blocks of sheets (``render_block``), a large event file's import (``run_import``), backups.
+blocks of sheets (``render_block``), a large event file's import (``run_import``), the
+ratings (``compute_ratings``), backups.
+
+Ratings (scoring/services/ratings.py): every committed change to an event (``event_changed``,
+an event made or imported, an event deleted: ``ratings_changed``) asks for a computation of
+the ratings, never made in the request. One waits at a time: the change that finds none asked
+for enqueues the task (``ask_for_ratings`` flips the state's ``pending`` flag, a conditional
+UPDATE), the others find it asked for; the task lowers the flag before it reads the history,
+so a change during a computation asks for one more. A computation whose history is the one
+already rated writes nothing.
 
 Backups (scoring/services/backups.py): every committed change to an event (``event_changed``,
 sent by tournament/history.py after the commit) asks for a backup of its file. One worker
@@ -31,11 +40,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.tasks import task
 
+from scoring import plausibility
 from scoring.services import backups, imports, printing
-from tournament.models import Event
+from scoring.services import ratings as ratings_service
+from tournament.models import Event, Stage
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +63,51 @@ def render_block(block_id: int) -> None:
 def run_import(job_id: int) -> None:
     """Import a large event file's job (scoring/services/imports.py)."""
     imports.run_import(job_id)
+
+
+@task()
+def compute_threshold(
+    the_set: int, sets: int, engines: list, drawn: int, double_blank_points: int, players: int
+) -> None:
+    """Simulate a custom rule set's "are you sure?" threshold once (scoring/plausibility.py)."""
+    plausibility.compute(the_set, sets, engines, drawn, double_blank_points, players)
+
+
+@task()
+def compute_ratings() -> None:
+    """Compute the ratings asked for (scoring/services/ratings.py)."""
+    ratings_service.begin_asked()
+    ratings_service.compute_ratings()
+
+
+def ratings_changed(sender=None, **kwargs) -> None:
+    """A committed change to an event (``event_changed``; an event made, imported or deleted):
+    ask for the ratings once, however many changes come before the task begins. Only closed
+    stages' games are rated: a change to a stage that is open and stays open (a round saved
+    during play, a clock button) asks for nothing, for one indexed query."""
+    stage_id, verb = kwargs.get("stage_id"), kwargs.get("verb", "")
+    if stage_id is not None and verb != "stage.reopened":
+        if Stage.objects.filter(pk=stage_id, closed=False).exists():
+            return
+    if not ratings_service.ask_for_ratings():
+        return
+    try:
+        compute_ratings.enqueue()
+    except Exception:
+        ratings_service.withdraw_request()  # the next change asks again
+        raise
+
+
+def event_saved(sender, instance, created: bool = False, raw: bool = False, **kwargs) -> None:
+    """An event made (a new one, an imported file's): ratings once it is committed (an
+    import's rows log no history entry, so no ``event_changed`` is sent)."""
+    if created and not raw:
+        transaction.on_commit(ratings_changed)
+
+
+def event_deleted(sender, instance, **kwargs) -> None:
+    """An event deleted (no history entry is left to send ``event_changed``)."""
+    transaction.on_commit(ratings_changed)
 
 
 @dataclass

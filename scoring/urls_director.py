@@ -11,13 +11,16 @@ from scoring.views import (
     eventfile,
     hall,
     infractions,
+    photos,
     print_jobs,
     printing,
     results,
     seating,
+    seriesfile,
     table_entry,
     undo,
 )
+from scoring.views import series as series_pages
 
 urlpatterns = [
     path("tables/", entry.MyTablesView.as_view(), name="my_tables"),
@@ -28,6 +31,20 @@ urlpatterns = [
     ),
     path("import/", eventfile.EventFileUploadView.as_view(), name="event_import"),
     path("import/<int:pk>/", eventfile.ImportJobView.as_view(), name="import_job"),
+    path("import/series/", seriesfile.SeriesFileUploadView.as_view(), name="series_import"),
+    path(
+        "s/<slug:slug>/series.json",
+        seriesfile.SeriesFileDownloadView.as_view(),
+        name="series_file",
+    ),
+    path("s/new/", series_pages.SeriesCreateView.as_view(), name="series_create"),
+    path("s/<slug:slug>/edit/", series_pages.SeriesUpdateView.as_view(), name="series_edit"),
+    path("s/<slug:slug>/events/", series_pages.SeriesEventsView.as_view(), name="series_events"),
+    path(
+        "s/<slug:slug>/events/<slug:event>/remove/",
+        series_pages.SeriesRemoveEventView.as_view(),
+        name="series_remove_event",
+    ),
     path("e/<slug:slug>/event.json", eventfile.EventFileDownloadView.as_view(), name="event_file"),
     path("e/<slug:slug>/poster/", hall.PosterView.as_view(), name="poster"),
     path("e/<slug:slug>/sign-in.pdf", printing.SignInSheetPdfView.as_view(), name="sign_in_sheet"),
@@ -107,6 +124,21 @@ urlpatterns = [
         "e/<slug:slug>/<int:stage>/table/<int:table>/round/<int:round>/correct/",
         entry.CorrectRoundView.as_view(),
         name="correct_round",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/photos/",
+        photos.AddPhotoView.as_view(),
+        name="add_photo",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/photos/<int:pk>.jpg",
+        photos.PhotoImageView.as_view(),
+        name="sheet_photo",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/photos/<int:pk>/remove/",
+        photos.RemovePhotoView.as_view(),
+        name="remove_photo",
     ),
     path(
         "e/<slug:slug>/<int:stage>/table/<int:table>/infraction/",

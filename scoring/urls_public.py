@@ -3,8 +3,18 @@ exports (PRODUCT.md §9, §10). No login."""
 
 from django.urls import path
 
-from scoring.views import archive, clock, infractions, results, seating, table_entry
+from scoring.views import (
+    archive,
+    clock,
+    infractions,
+    photos,
+    ratings,
+    results,
+    seating,
+    table_entry,
+)
 from scoring.views import printing as pdf
+from scoring.views import series as series_pages
 
 urlpatterns = [
     # A table's phone (issue 15): the code on the sheet, no account.
@@ -25,7 +35,19 @@ urlpatterns = [
         table_entry.TerminalSendBackView.as_view(),
         name="terminal_send_back",
     ),
+    # Photos of the table's sheet: a phone that opened the table only (scoring/views/photos.py).
+    path("t/<str:code>/photos/", photos.TerminalAddPhotoView.as_view(), name="terminal_photo_add"),
+    path(
+        "t/<str:code>/photos/<int:pk>.jpg",
+        photos.TerminalPhotoView.as_view(),
+        name="terminal_photo",
+    ),
     path("records/", archive.RecordsView.as_view(), name="records"),
+    path("s/", series_pages.SeriesListView.as_view(), name="series_list"),
+    path("s/<slug:slug>/", series_pages.SeriesView.as_view(), name="series"),
+    path("s/<slug:slug>/export/", series_pages.SeriesExportView.as_view(), name="series_export"),
+    path("s/<slug:slug>/standings.pdf", series_pages.SeriesPdfView.as_view(), name="series_pdf"),
+    path("ratings/", ratings.LeaderboardView.as_view(), name="ratings"),
     path("e/<slug:slug>/bracket/", results.BracketView.as_view(), name="bracket"),
     path("e/<slug:slug>/results/", results.ResultsView.as_view(), name="results"),
     path(

@@ -9,9 +9,16 @@ client's requests, the queries asked, the floor's time and the ratio, and PASS o
   of timer noise), the same number of queries, and clock.json within 10 ms;
 - the standings (1,000 rows at 1,000 players), the bracket and the results, from 1,000
   players: at most 3x the floor, kept (rendered once per change), cold (the cache emptied
-  before each request) and the part htmx fetches; the 304 of an unchanged page is shown;
+  before each request) and the whole live region as static/js/live.js fetches it; the 304
+  of an unchanged page is shown;
 - requests per second of the standings served by gunicorn with 2 workers (DEBUG off,
-  tests/bench_site.py), from 1,000 players: at least a third of the floor view's.
+  tests/bench_site.py), from 1,000 players: at least a third of the floor view's;
+- then the same event finished (issue 32 item 2): played on to its medals as a director runs
+  it (Game 1 closed, the semifinals and the Final seated, played and closed, playoffs where a
+  tie asks for one), every public page of it as visitors get it (event home, bracket, results,
+  find my table, a player's page, the big screen and clock.json of Game 1 and of the Final):
+  at most 1.5x their time at the smallest size (plus 5 ms) and the same number of queries. The
+  bracket and results rendered afresh (once per change of the event) are shown, not judged.
 
 The floor is a view that asks no query and renders the stage's standings rows (computed once,
 beforehand) with a plain Django template: what no page listing those rows can beat. Floor and
@@ -23,6 +30,16 @@ its rounds are played by the rules engine and entered through the scoring servic
 
     .venv/bin/python -m tests.bench --players 100,1000 --rounds 13 --repeat 9
     .venv/bin/python -m tests.bench --pdf          # also the PDFs (slow: WeasyPrint)
+    .venv/bin/python -m tests.bench --finished     # only the finished events' pages
+
+Last, the hall during play (issue 32 item 4, tests/bench_hall.py): a 1,000-player event served
+as ``make hall`` serves it, a round saved every second for 30 s while 300 phones follow the
+public pages as static/js/live.js does; the bytes per saved round per phone, the bytes per
+second and the server's CPU, against the issue's targets (under 10 % of one core, under 2 MB/s).
+About a minute and a half; ``--hall`` runs only it (``python -m tests.bench_hall`` takes
+``--phones``, ``--players``, ``--seconds``).
+
+    .venv/bin/python -m tests.bench --hall
 
 ``--event-files`` times instead the import of the event files of tests/eventfile_samples.py:
 the two that once held a worker (1,000 unplayed playoffs; a 98 KB engine list), refused, and
@@ -62,6 +79,18 @@ ROWS = [
     ("bracket", "/e/{slug}/bracket/"),
     ("results", "/e/{slug}/results/"),
 ]
+# A finished event's public pages, as visitors get them (issue 32 item 2).
+FINISHED = [
+    ("event home", "/e/{slug}/"),
+    ("bracket", "/e/{slug}/bracket/"),
+    ("results", "/e/{slug}/results/"),
+    ("find my table", "/e/{slug}/find/?q={found}"),
+    ("player page", "/e/{slug}/player/{out}/"),
+    ("big screen, Game 1", "/e/{slug}/1/clock/"),
+    ("clock.json, Game 1", "/e/{slug}/1/clock.json"),
+    ("big screen, Final", "/e/{slug}/{final}/clock/"),
+    ("clock.json, Final", "/e/{slug}/{final}/clock.json"),
+]
 FLAT_RATIO, FLAT_SLACK_MS, CLOCK_JSON_MS, FLOOR_RATIO, FLOOR_FROM = 1.5, 5.0, 10.0, 3.0, 1000
 # The player looked for by find my table: a name no other player's contains, so that the page
 # lists one player at every size (a search for "Player 1" lists more rows in a larger event).
@@ -92,6 +121,12 @@ def parse_args(argv=None):
     parser.add_argument("--rounds", type=int, default=13, help="rounds played (default 13)")
     parser.add_argument("--repeat", type=int, default=9, help="timings of each page (median)")
     parser.add_argument("--pdf", action="store_true", help="also time the PDFs (slow)")
+    parser.add_argument(
+        "--finished", action="store_true", help="only the finished event's pages (issue 32)"
+    )
+    parser.add_argument(
+        "--hall", action="store_true", help="only the hall during play (issue 32 item 4)"
+    )
     return parser.parse_args(argv)
 
 
@@ -119,17 +154,26 @@ def setup_django(tmp: Path):
 def build(players: int, rounds: int, director, seed: int = 7) -> dict:
     """An event of ``players`` players seated at tables of 4 in Game 1, ``rounds`` rounds
     played by the rules engine at every table, an infraction, the clock running."""
+    from django.db import transaction
+
     from scoring.services.infractions import log_infraction
     from scoring.services.simulation import simulate_table
     from tests.factories import make_event, make_players, seat
     from tournament.services.clock import start_clock
 
-    event = make_event(director, name=f"Benchmark {players}", slug=f"bench-{players}")
+    event = make_event(
+        director,
+        name=f"Benchmark {players}",
+        slug=f"bench-{players}",
+        advancement_tie="playoff",  # a tie at a table's top is played off once finished
+        medal_tie="playoff",
+    )
     make_players(event, count=players)
     stage = seat(event)
     tables = list(stage.tables.order_by("number"))
-    for table in tables:
-        simulate_table(table, seed, director, rounds=rounds)
+    with transaction.atomic():  # one commit: what follows a commit (the ratings) runs once
+        for table in tables:
+            simulate_table(table, seed, director, rounds=rounds)
     player = tables[1].seats.select_related("player").first().player
     player.name = FOUND
     player.save()
@@ -150,6 +194,66 @@ def floor_rows(event, stage):
 
     stage.event = event
     return standings_rows(event, stage, stage_standings(stage), "place")
+
+
+def finish(e: dict, director, seed: int = 7) -> str:
+    """Play the event of ``e`` on to its medals as a director runs it (``play_to_medals``:
+    Game 1 closed, the semifinals and the Final seated, played and closed, the playoffs a tie
+    asks for); ``e`` gains the Final's number and a player out after Game 1. Says the shape."""
+    from django.db.models import Count
+
+    from scoring.services.simulation import play_to_medals
+    from tournament.models import Seat, StageKind
+
+    event = e["event"]
+    play_to_medals(event, seed, director)
+    stages = list(event.stages.order_by("number"))
+    assert all(s.closed for s in stages), "a stage was left open"
+    e["final"] = next(s.number for s in reversed(stages) if s.kind == StageKind.FINAL)
+    seats = Seat.objects.filter(stage__event=event).values("player").annotate(n=Count("pk"))
+    e["out"] = seats.filter(n=1).order_by("player").values_list("player", flat=True)[0]
+    kinds = [s.kind for s in stages]
+    return ", ".join(
+        f"{kinds.count(kind)} {kind}" for kind in StageKind.values if kinds.count(kind)
+    )
+
+
+def finished_pages(client, sizes: list[int], events: dict, repeat: int) -> int:
+    """A finished event's public pages, as visitors get them, at each size against the
+    smallest; the sizes interleaved in each repetition, so a busy machine slows all alike.
+    The bracket and results rendered afresh (the cache emptied) are shown too. Failures."""
+    from django.core.cache import cache
+
+    failures = 0
+    pages = [(name, path, None) for name, path in FINISHED]
+    pages += [(f"{name} cold", path, cache.clear) for name, path in FINISHED[1:3]]
+    for name, path, before in pages:
+        urls = {n: path.format(**events[n]) for n in sizes}
+        for n in sizes:
+            timed(client, urls[n])  # warm: the session, the templates, the cache
+        times: dict[int, list[float]] = {n: [] for n in sizes}
+        last = {}
+        for _ in range(repeat):
+            for n in sizes:
+                if before is not None:
+                    before()
+                last[n] = timed(client, urls[n])
+                times[n].append(last[n][0])
+        base_ms, base_q = statistics.median(times[sizes[0]]), last[sizes[0]][1]
+        limit = base_ms * FLAT_RATIO + FLAT_SLACK_MS
+        for n in sizes:
+            ms, (_, queries, _, size) = statistics.median(times[n]), last[n]
+            if before is None:
+                ok = ms <= limit and queries == base_q
+                failures += not ok
+                target = f"{verdict(ok)} <= {limit:.0f} ms, {base_q} queries"
+            else:
+                target = "(rendered once per change of the event)"
+            print(
+                f"{n:7d}  {name:24} {ms:8.1f} {queries:7d} {'':8} {'':6}  "
+                f"{size / 1024:6.1f}  {target}"
+            )
+    return failures
 
 
 def timed(client, path: str, **headers) -> tuple[float, int, int, int]:
@@ -221,6 +325,12 @@ def main(argv=None) -> int:
             if args.event_files:
                 event_files(int(args.players or 100_000))
                 return 0
+            if args.hall:
+                from tests.bench_hall import run as hall_bench
+
+                failures = hall_bench()
+                print(f"{'PASS' if not failures else 'FAIL'}: {failures} target(s) missed")
+                return 0
             sizes = [int(n) for n in (args.players or "100,1000,4000").split(",") if n.strip()]
             return run(args, sizes)
         finally:
@@ -259,7 +369,7 @@ def run(args, sizes) -> int:
     header = f"{'players':>7}  {'page':24} {'ms':>8} {'queries':>7} {'floor ms':>8} {'ratio':>6}"
     print()
     print(f"{header}  {'KiB':>6}  target")
-    for n in sizes:
+    for n in [] if args.finished else sizes:
         e = events[n]
         rows = floor_rows(e["event"], e["stage"])
         for name, path, login in FLAT:
@@ -284,10 +394,10 @@ def run(args, sizes) -> int:
             for how, before, headers in [
                 ("cold", cache.clear, {}),
                 ("kept", None, {}),
-                ("part (htmx)", None, {"hx-request": "true", "hx-target": f"live-{name}"}),
+                # the whole region, as live.js gets it when the server no longer knows the
+                # state it holds (tournament/live.py)
+                ("part (whole)", None, {"x-live-region": f"live-{name}"}),
             ]:
-                if how == "part (htmx)" and name == "standings":
-                    headers["hx-target"] = "live-standings"
                 ms, queries, fl, size, _ = measure(
                     public, url, args.repeat, template, rows, before, **headers
                 )
@@ -315,6 +425,18 @@ def run(args, sizes) -> int:
             failures += not served(n, e)
         if args.pdf:
             pdfs(public, e)
+    print()
+    for n in sizes:  # then each event finished (issue 32 item 2)
+        start = time.perf_counter()
+        shape = finish(events[n], director)
+        print(f"{n:7d}  finished: {shape} ({time.perf_counter() - start:.0f} s to play on)")
+    failures += finished_pages(public, sizes, events, args.repeat)
+    from tests.bench_ratings import run as ratings_bench  # issue 31: 10,000 rated players
+
+    failures += ratings_bench(args.repeat)
+    from tests.bench_hall import run as hall_bench  # issue 32 item 4: 300 phones in the hall
+
+    failures += hall_bench()
     print()
     print(f"{'PASS' if not failures else 'FAIL'}: {failures} target(s) missed")
     return 0

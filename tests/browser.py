@@ -60,7 +60,13 @@ A11Y_SCRIPTS = [
 def new_page(browser, **context_options):
     """A page in a fresh context: its own cookies, so nobody is logged in. Its console is
     watched for Content-Security-Policy violations (CSP_VIOLATIONS), and every page it loads is
-    checked for accessibility (A11Y_PROBLEMS)."""
+    checked for accessibility (A11Y_PROBLEMS).
+
+    The site's service worker (static/js/sw.js) is blocked unless the test asks for it
+    (service_workers="allow", tests/test_browser_offline.py): a worker writing its cache while
+    the context closes can keep ``context.close()`` from ever returning (a CI run held for 10
+    minutes at a test's teardown, microsoft/playwright#42273 for the same wedge)."""
+    context_options.setdefault("service_workers", "block")
     context = browser.new_context(**context_options)
     context.set_default_timeout(TIMEOUT_MS)
     context.on("console", _watch_csp)

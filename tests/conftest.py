@@ -43,10 +43,11 @@ def fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Each test starts with an empty cache: a rolled-back test's row ids are used again."""
-    from django.core.cache import cache
+    """Each test starts with empty caches: a rolled-back test's row ids are used again."""
+    from django.core.cache import caches
 
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
 
 
 # Tests that each take minutes and share nothing within their file but the browser: handed

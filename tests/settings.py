@@ -21,3 +21,6 @@ from tournament.settings import *  # noqa: E402, F403
 TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
 # Seating does not render blank sheets behind every test (the print tests turn it on).
 PRINT_BLANK_ON_SEATING = False
+# A custom rule set's "are you sure?" threshold is not simulated behind every test's page
+# (scoring/plausibility.py); tests/test_plausibility.py turns it on.
+PLAUSIBILITY_ROUNDS = 0

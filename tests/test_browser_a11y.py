@@ -12,7 +12,9 @@ import pytest
 from django.utils import timezone
 
 from scoring.eventfile import import_event
-from scoring.models import ImportJob, ImportStatus, Infraction
+from scoring.models import ImportJob, ImportStatus, Infraction, Rating, Series
+from scoring.services.ratings import compute_ratings
+from scoring.services.series import add_event, create_series
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
 from tournament.models import StageKind, Table
@@ -34,9 +36,15 @@ WIDE = {"viewport": {"width": 1280, "height": 800}}
 NARROW = {"viewport": {"width": 320, "height": 640}}
 
 SITE = ["/", "/records/", "/accounts/login/", "/e/nowhere/"]
+# A series' records, and a series that is not there (the events fixture makes "season").
+SITE += ["/records/?series=season", "/records/?series=nowhere"]
+SITE += ["/ratings/", "/ratings/?q=nobody+at+all"]  # the leaderboard, and a search of nobody
+SITE += ["/s/", "/s/season/"]  # the series, and one's standings
 EVENT = ["/e/{e}/", "/e/{e}/find/?q=Player", "/e/{e}/bracket/", "/e/{e}/results/"]
 STAGE = ["/e/{e}/{s}/", "/e/{e}/{s}/seating/", "/e/{e}/{s}/clock/", "/e/{e}/{s}/table/1/"]
 DIRECTOR_SITE = ["/director/tables/", "/director/new/", "/director/import/"]
+DIRECTOR_SITE += ["/director/import/series/"]
+DIRECTOR_SITE += ["/director/s/new/", "/director/s/season/edit/", "/director/s/season/events/"]
 DIRECTOR_EVENT = [
     "/director/e/{e}/edit/",
     "/director/e/{e}/players/",
@@ -61,7 +69,7 @@ DIRECTOR_ROUND = [
 
 
 @pytest.fixture
-def events(browser, live_server, transactional_db):
+def events(browser, live_server, transactional_db, settings):
     """A director "desk" and their events, one in each state, with what the pages need."""
     director = make_director("desk", PASSWORD)
     seated = make_event(director, name="Seated Games", slug="seated")
@@ -81,6 +89,10 @@ def events(browser, live_server, transactional_db):
     ImportJob.objects.create(by=director, status=ImportStatus.DONE, event=rounds)
     errors = [["players[3].id", '"p1" is the id of players[0] too'], ["stages", "missing"]]
     ImportJob.objects.create(by=director, status=ImportStatus.FAILED, errors=errors, error_count=3)
+    season = create_series(Series(name="Season", slug="season"), director)
+    add_event(season, made[3], director)  # the closed event: its records
+    compute_ratings()  # as the background task does after each change
+    settings.RATING_MIN_GAMES = 1  # the events' players have a game or two: a leaderboard
     return {"url": live_server.url, "director": director, "events": made}
 
 
@@ -90,6 +102,9 @@ def pages_of(events, director: bool) -> list[str]:
     if director:
         paths += [job.get_absolute_url() for job in ImportJob.objects.order_by("pk")]
     paths.append("/t/WRONGCODE/")  # a code that opens no table
+    rated = Rating.objects.select_related("player__event").order_by("-games", "pk").first()
+    mine = f"/e/{rated.player.event.slug}/player/{rated.player_id}/"
+    paths += [mine, f"{mine}?add=nobody+at+all"]  # their rating, a refused opponent
     for event in events:
         e = event.slug
         paths += [p.format(e=e) for p in EVENT + (DIRECTOR_EVENT if director else [])]
@@ -134,7 +149,7 @@ def test_every_page_is_accessible_and_fits_the_screen(events, pages, screen, dir
         checked = page.evaluate("window.__a11yState")
         policy = "script-src 'self'" in response.headers["content-security-policy"]
         opened.append((path, response.status, checked, policy))
-    missing = ("/e/nowhere/", "/t/WRONGCODE/")
+    missing = ("/e/nowhere/", "/t/WRONGCODE/", "/records/?series=nowhere")
     expected = [(p, 404 if p in missing else 200, "done", True) for p in paths]
     assert opened == expected
     assert len(opened) >= (150 if director else 60)

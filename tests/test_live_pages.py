@@ -1,6 +1,8 @@
 """Public pages rendered once per change (issue 14): every kind of write shows on the next GET
 (no stale cache), an unchanged page is a 304, and live pages fetch only their changed parts."""
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -137,26 +139,27 @@ def test_the_version_endpoint_says_when_the_event_changed(director_client, playe
     assert Client().get("/e/nowhere/version.json").status_code == 404
 
 
-def test_htmx_gets_only_the_part_it_asks_for(director_client, played):
+def part(path: str, region: str, state: str = "") -> dict:
+    """What static/js/live.js gets for a region of a page, holding ``state`` of it."""
+    headers = {"X-Live-Region": region} | ({"X-Live-State": state} if state else {})
+    response = Client().get(path, headers=headers)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    return response.json()
+
+
+def test_a_phone_holding_nothing_gets_only_the_part_it_asks_for(director_client, played):
     page = Client().get("/e/spring/1/").content.decode()
-    assert 'hx-trigger="live-changed from:body"' in page and 'data-version-url="/e/spring/' in page
-    part = Client().get(
-        "/e/spring/1/", headers={"hx-request": "true", "hx-target": "live-standings"}
-    )
-    html = part.content.decode()
+    assert 'id="live-standings" data-live="' in page and 'data-version-url="/e/spring/' in page
+    html = part("/e/spring/1/", "live-standings")["html"]
     assert (
         html.lstrip().startswith('<div class="table-container table-responsive"')
         and "<nav" not in html
+        and "<!--" not in html  # the pieces' marks are the server's alone
     )
     assert len(shown_rows(html)) == 8
-    tables = Client().get(
-        "/e/spring/1/", headers={"hx-request": "true", "hx-target": "live-tables"}
-    )
-    assert tables.content.decode().count("card-body") == 2
-    sheet = Client().get(
-        "/e/spring/1/table/1/", headers={"hx-request": "true", "hx-target": "live-sheet"}
-    )
-    assert "<nav" not in sheet.content.decode() and "data-player=" in sheet.content.decode()
+    assert part("/e/spring/1/", "live-tables")["html"].count("card-body") == 2
+    sheet = part("/e/spring/1/table/1/", "live-sheet")["html"]
+    assert "<nav" not in sheet and "data-player=" in sheet
 
 
 def test_a_name_corrected_in_the_admin_shows_at_once(played):
@@ -185,3 +188,33 @@ def test_saving_the_event_never_takes_its_version_back(director, played):
     stale.venue = "Hall B"
     update_event(stale, director)
     assert Event.objects.get(slug="spring").version == newer + 1
+
+
+def state_of(page: str, region: str) -> str:
+    found = re.search(rf'id="{region}" data-live="(\w+)"', page)
+    assert found, f"no live region {region}"
+    return found.group(1)
+
+
+def test_a_phone_gets_the_rows_that_changed_not_the_whole_standings(director_client, played):
+    page = Client().get("/e/spring/1/").content.decode()
+    held = state_of(page, "live-standings")
+    other = Client().get("/e/spring/1/table/2/").content.decode()
+    players = enter(director_client, table_one(), [7, 0, 1, 2])
+    answer = part("/e/spring/1/", "live-standings", held)
+    # The four players of table 1 (their totals moved), the progress note; none of table 2.
+    assert set(answer["pieces"]) == {f"p{p.pk}" for p in players} | {"progress"}
+    assert "html" not in answer and "gone" not in answer
+    # Places are the page's to number (from data-rank): not sent in a changed row.
+    assert all("data-place></td>" in answer["pieces"][f"p{p.pk}"] for p in players)
+    # Nothing changed since: a few bytes.
+    again = part("/e/spring/1/", "live-standings", answer["state"])
+    assert again == {"state": answer["state"]}
+    # A state the server never gave (another server's, long expired): the whole region.
+    assert "html" in part("/e/spring/1/", "live-standings", "0123456789abcdef01")
+    # The table's own card, alone, on the tables.
+    tables = part("/e/spring/1/", "live-tables", state_of(page, "live-tables"))
+    assert set(tables["pieces"]) == {f"t{table_one().pk}"}
+    # Another table's page: unchanged.
+    sheet = part("/e/spring/1/table/2/", "live-sheet", state_of(other, "live-sheet"))
+    assert set(sheet) == {"state"}

@@ -45,7 +45,7 @@ def final_results(client, event):
         (cells[0], cells[1], cells[4])
         for cells in (
             [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
-            for row in re.findall(r"<tr>(.*?)</tr>", body)
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)
         )
         if cells
     ]

@@ -20,10 +20,10 @@ def enter(table, values):
 
 def shown_rows(page: str) -> list[list[str]]:
     """The standings rows as the page shows them: place, player, table, rounds, total, ..."""
-    body = page.split('id="standings"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    body = page.split('id="standings"', 1)[1].split("<tbody", 1)[1].split("</tbody>", 1)[0]
     return [
         [re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
-        for row in re.findall(r"<tr>(.*?)</tr>", body)
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)
     ]
 
 

@@ -82,7 +82,9 @@ def test_the_results_page_leaves_a_stage_in_progress_unranked_where_nobody_playe
     play(Table.objects.get(stage=six_tables, number=1), 1)
     page = client.get(f"/e/{six_tables.event.slug}/results/").content.decode()
     body = page.split('data-stage="1"', 1)[1].split("</tbody>", 1)[0]
-    rows = [re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body)]
+    rows = [
+        re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body)
+    ]
     rows = [r for r in rows if r]
     assert len(rows) == 24
     assert all(r[0] != "—" and r[3] != "—" for r in rows[:4])

@@ -171,4 +171,4 @@ def test_the_results_page_says_a_withdrawal_and_shared_places_as_the_standings_d
     withdraw_player(players[3], director, "went home")
     page = client.get(f"/e/{event.slug}/results/").content.decode()
     assert "<td>withdrew after round 1</td>" in page and "<td>None</td>" not in page
-    assert page.count("<td>T2</td>") == 2 and "<td>1</td>" in page
+    assert page.count("<td data-place>T2</td>") == 2 and "<td data-place>1</td>" in page

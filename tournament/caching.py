@@ -11,8 +11,9 @@ the part asked for). Three things follow:
   Only for visitors who are not logged in and have no message waiting: a director's page
   carries buttons, a form token and messages that are not a function of the version.
 - ``LiveMixin``: the page's live regions (``live_regions``: element id -> template) are served
-  alone to htmx (static/js/live.js asks /e/<slug>/version.json every few seconds and, when the
-  version moved, has htmx fetch each region and swap it in place).
+  alone (static/js/live.js asks /e/<slug>/version.json every few seconds and, when the
+  version moved, fetches each region), as the changes from the state the phone holds
+  (tournament/live.py): a saved round sends a few rows, whatever the event's size.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ import hashlib
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import JsonResponse
+from django.core.cache import caches
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.decorators import method_decorator
@@ -31,6 +33,7 @@ from django.utils.translation import get_language
 from django.views import View
 from django.views.decorators.cache import never_cache
 
+from tournament import live
 from tournament.models import Event
 
 
@@ -65,8 +68,8 @@ class VersionedPageMixin:
             [
                 request.get_full_path(),
                 get_language() or "",
-                request.headers.get("HX-Request", ""),
-                request.headers.get("HX-Target", ""),
+                request.headers.get("X-Live-Region", ""),
+                request.headers.get("X-Live-State", ""),
             ]
         )
         digest = hashlib.sha256(asked.encode()).hexdigest()[:16]
@@ -83,12 +86,15 @@ class VersionedPageMixin:
         if etag is not None and response.status_code == 200:
             response.headers["ETag"] = etag
             patch_cache_control(response, no_cache=True)  # ask again each time: 304 or the page
-        patch_vary_headers(response, ["HX-Request", "HX-Target"])
+        patch_vary_headers(response, ["X-Live-Region", "X-Live-State"])
         return response
 
 
 class LiveMixin(VersionedPageMixin):
-    """A public page whose ``live_regions`` are swapped in by htmx when the event changes."""
+    """A public page whose ``live_regions`` (element id -> template) follow the event: the
+    page shows each through ``{% live_region %}`` (tournament/templatetags/live_tags.py), and
+    a phone asking for one (``X-Live-Region``) gets its changes since the state it holds
+    (``X-Live-State``) as JSON."""
 
     live_regions: dict[str, str] = {}
 
@@ -97,12 +103,58 @@ class LiveMixin(VersionedPageMixin):
         ctx.update(live_context(self.event))
         return ctx
 
+    def live_region(self, region_id: str, context) -> live.Region:
+        region = live.split(render_to_string(self.live_regions[region_id], context, self.request))
+        kept = f"live-state:{region.state_id}"
+        if live_cache().get(kept) is None:  # what a phone given this region will say it holds
+            live_cache().set(kept, region.state, LIVE_STATE_SECONDS)
+        return region
+
+    def live_answer(self, region_id: str, context) -> bytes:
+        """The JSON a phone holding the state it names gets: its changes, computed once for
+        every phone holding that state at this version of the event."""
+        request = self.request
+        held = request.headers.get("X-Live-State", "")[:40]
+        if request.user.is_authenticated:  # a director's region carries their own controls
+            return live.answer(held_state(held), held, self.live_region(region_id, context))
+        asked = f"{region_id}|{request.get_full_path()}|{get_language()}"
+        now_key = f"live-now:{live.digest(asked)}:{version_key(self.event)}"
+        current = live_cache().get(now_key)
+        if current is None:
+            region = self.live_region(region_id, context)
+            current = region.state_id
+            live_cache().set(now_key, current, LIVE_STATE_SECONDS)
+        else:
+            region = None
+        if held == current:
+            return live.answer(None, held, None)
+        answer_key = f"live-answer:{held}:{current}"
+        answer = live_cache().get(answer_key)
+        if answer is None:
+            region = region or self.live_region(region_id, context)
+            answer = live.answer(held_state(held), held, region)
+            live_cache().set(answer_key, answer, LIVE_STATE_SECONDS)
+        return answer
+
     def render_to_response(self, context, **response_kwargs):
-        htmx = getattr(self.request, "htmx", None)
-        region = self.live_regions.get(htmx.target) if htmx else None
-        if region is not None:
-            return TemplateResponse(self.request, region, context)
+        asked = self.request.headers.get("X-Live-Region")
+        if asked in self.live_regions:
+            return HttpResponse(self.live_answer(asked, context), content_type="application/json")
+        context["live_html"] = {rid: self.live_region(rid, context) for rid in self.live_regions}
         return super().render_to_response(context, **response_kwargs)
+
+
+# How long a region's state is remembered: a phone holding an older one gets the whole region.
+LIVE_STATE_SECONDS = 10 * 60
+
+
+def live_cache():
+    return caches["live"]
+
+
+def held_state(held: str) -> live.State | None:
+    """The state a phone says it holds, if this server still knows it."""
+    return live_cache().get(f"live-state:{held}") if held else None
 
 
 @method_decorator(never_cache, name="dispatch")

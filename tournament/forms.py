@@ -90,6 +90,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             "table_entry",
             "time_zone",
             *FORMAT_FIELDS.values(),
+            "seed_by_rating",
             "finals_top_n",
             "finals_fill_to",
             "finals_big_final",
@@ -127,7 +128,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             ),
             Fieldset(_("Table entry"), "table_entry"),
             Fieldset(_("Time"), "time_zone"),
-            Fieldset(_("Format"), *FORMAT_FIELDS.values()),
+            Fieldset(_("Format"), *FORMAT_FIELDS.values(), "seed_by_rating"),
             Fieldset(
                 _("The road to the Final"), "finals_top_n", "finals_fill_to", "finals_big_final"
             ),

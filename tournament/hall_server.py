@@ -21,6 +21,7 @@ threads = int(os.environ.get("HALL_THREADS", "8"))
 worker_class = "gthread"
 timeout = 120
 graceful_timeout = 20
+keepalive = 10  # a phone asks every 3 s (LIVE_REFRESH_SECONDS): it keeps its connection
 accesslog = "-" if os.environ.get("HALL_ACCESS_LOG") else None
 wsgi_app = "tournament.wsgi:application"
 control_socket_disable = True  # no shared socket in the home folder: two halls may run

@@ -110,6 +110,8 @@ VERBS = {
     "round.confirmed": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s confirmed"),
     "round.sent_back": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s sent back"),
     "table.code_reissued": _("%(stage)s, table %(table)s: new table code"),
+    "table.photo_added": _("%(stage)s, table %(table)s: photo of the sheet added"),
+    "table.photo_removed": _("%(stage)s, table %(table)s: photo of the sheet removed"),
     "stage.closed_unconfirmed": ngettext_lazy(
         "%(stage)s closed with %(count)s round not confirmed",
         "%(stage)s closed with %(count)s rounds not confirmed",
@@ -121,6 +123,8 @@ VERBS = {
     ),
     "player.linked": _("%(player)s: the same person as in %(other)s"),
     "player.unlinked": _("%(player)s: no longer linked to %(other)s"),
+    "series.event_added": _("Added to the series %(series)s"),
+    "series.event_removed": _("Taken out of the series %(series)s"),
 }
 
 

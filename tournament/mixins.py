@@ -62,9 +62,9 @@ class EventMixin(RefusalMixin):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx.update(
-            event=self.event, is_director=self.is_director, stages=list(self.event.stages.all())
-        )
+        # A playoff's name says the table or the stage it settles: joined, not asked per playoff.
+        stages = self.event.stages.select_related("playoff_table__stage", "wildcards_of")
+        ctx.update(event=self.event, is_director=self.is_director, stages=list(stages))
         return ctx
 
 

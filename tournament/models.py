@@ -281,6 +281,15 @@ class Event(models.Model):
     format_medals_from = models.CharField(
         _("medals from"), max_length=24, choices=MedalsFrom.choices, default=MedalsFrom.FINAL
     )
+    # Seeding by rating (issue 31): Game 1's tables balanced by the players' ratings.
+    seed_by_rating = models.BooleanField(
+        _("seed Game 1 by rating"),
+        default=False,
+        help_text=_(
+            "The draw deals Game 1's players to tables by rating (a snake draft), so that the "
+            "strongest are spread over the tables."
+        ),
+    )
     # The road to the Final (issue 12, tournament/game/finals.py); empty: automatic.
     finals_top_n = models.PositiveSmallIntegerField(
         _("players advancing from each table"),

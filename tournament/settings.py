@@ -23,7 +23,10 @@ HALL_SESSION_HOURS  a log-in from the hall's network (password and the laptop's 
                lasts this long (default 8), on that device only.
 BACKUP_DIR     where each event's file is backed up after its changes (default backups/);
                "off" for no backups.
+MEDIA_ROOT     where photos of the paper sheets are kept (default media/).
 SQLITE_SYNCHRONOUS  FULL (default: a save answered survives a power cut), EXTRA or NORMAL.
+RATING_MIN_GAMES  the ratings' leaderboard lists players with at least this many rated games
+               (default 5).
 """
 
 import ipaddress
@@ -220,6 +223,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Photos of paper sheets (issue 33): Django's default storage, the folder MEDIA_ROOT on a
+# laptop. No MEDIA_URL: nothing uploaded has an address of its own; scoring/views/photos.py
+# serves each photo to whoever may see it. A hosted site may name another storage (S3 through
+# django-storages) as STORAGES["default"]: README, "Photos of the paper sheets".
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -252,6 +260,10 @@ IMPORT_IN_REQUEST_BYTES = env_int("IMPORT_IN_REQUEST_BYTES", 1_000_000)
 # The same for a registration list (CSV or workbook, at most 2 MB): read in the background.
 REGISTRATION_IN_REQUEST_BYTES = env_int("REGISTRATION_IN_REQUEST_BYTES", 256_000)
 
+# The ratings (scoring/services/ratings.py) are computed in the background after each change;
+# the leaderboard hides a player with fewer rated games than this (a rating still uncertain).
+RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 5)
+
 # Public pages ask this often (seconds) whether the event changed, and then fetch only the
 # parts that did (static/js/live.js, htmx).
 LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)
@@ -259,10 +271,15 @@ LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)
 DASHBOARD_QUIET_MINUTES = env_int("DASHBOARD_QUIET_MINUTES", 15, minimum=1)
 
 
-def cache_from_url(url: str) -> dict:
-    """CACHE_URL: locmem:// (the default) or redis://host:port/db (rediss:// with TLS)."""
+def cache_from_url(url: str, location: str = "site", entries: int = 300) -> dict:
+    """CACHE_URL: locmem:// (the default: ``entries`` at most, the least used dropped first)
+    or redis://host:port/db (rediss:// with TLS)."""
     if url in ("", "locmem://"):
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "site"}
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": location,
+            "OPTIONS": {"MAX_ENTRIES": entries},
+        }
     if url.startswith(("redis://", "rediss://")):
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
     raise ImproperlyConfigured(f"CACHE_URL must be locmem:// or redis://..., not {url!r}.")
@@ -270,7 +287,13 @@ def cache_from_url(url: str) -> dict:
 
 # Rendered standings, bracket and results, keyed by the event's version (tournament/caching.py):
 # a page is rendered once per change, whoever asks.
-CACHES = {"default": cache_from_url(os.environ.get("CACHE_URL", ""))}
+# "live": what the phones hold of the live parts of pages (tournament/live.py), a few entries a
+# saved round, each small: without room of their own the rendered pages would push them out
+# within seconds, and every phone would get whole parts again.
+CACHES = {
+    "default": cache_from_url(os.environ.get("CACHE_URL", "")),
+    "live": cache_from_url(os.environ.get("CACHE_URL", ""), "live", entries=5000),
+}
 FRAGMENT_CACHE_SECONDS = env_int("FRAGMENT_CACHE_SECONDS", 24 * 3600, minimum=1)
 
 LOGIN_URL = "login"

@@ -16,7 +16,8 @@ are written only when they are not a knockout with one set: a file without them 
 
 What the site keeps beyond the format goes under ``extra`` keys, as the format allows:
 
-- ``event.extra``: ``paper_size`` and ``sheet_language`` (when set); ``event.rules.extra``:
+- ``event.extra``: ``paper_size``, ``sheet_language`` (when set) and ``seed_by_rating`` (when
+  on: Game 1 seeded by rating); ``event.rules.extra``:
   ``table_size`` (the usual one),
   ``infraction_scope`` (``"event"`` when warnings count for the whole event, not per game),
   ``infraction_penalty`` (``"skip"``: skip the next turn every time, a rule the format's

@@ -86,6 +86,7 @@ EVENT_FIELDS = (
     "finals_fill_to",
     "finals_big_final",
     "sheet_language",
+    "seed_by_rating",
     *FORMAT_FIELDS.values(),
 )
 
@@ -400,6 +401,8 @@ class _Checks:
         fields["time_zone"] = _given(extra.time_zone, "")
         fields.update(self.finals(extra.finals))
         fields["sheet_language"] = _given(extra.sheet_language, "")
+        seed = _given(extra.seed_by_rating, False)
+        fields["seed_by_rating"] = seed if _ok(seed) else False
         return fields
 
     def finals(self, finals: Any) -> dict[str, Any]:

@@ -306,6 +306,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 **({"time_zone": event.time_zone} if event.time_zone else {}),
                 **_finals_extra(event),
                 **({"sheet_language": event.sheet_language} if event.sheet_language else {}),
+                **({"seed_by_rating": True} if event.seed_by_rating else {}),
             },
         },
         "players": [

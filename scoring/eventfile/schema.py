@@ -272,6 +272,7 @@ class EventExtra(Extra):
     time_zone: Zone | None = None
     finals: Finals = None  # not null when given
     sheet_language: Choice([code for code, _name in settings.LANGUAGES]) | None = None
+    seed_by_rating: bool | None = None  # Game 1 seeded by rating (issue 31); absent: not
 
 
 class RulesExtra(Extra):

@@ -3,9 +3,41 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.plausibility import threshold_for
 from tournament.forms import OnceMixin
+from tournament.game.plausibility import typos
 from tournament.game.rules import ABOVE, NEGATIVE, NOT_WHOLE, round_errors
 from tournament.text import translated
+
+# The question of a count above the threshold (issue 33 item 2), here and in entry.js alike.
+QUESTION = _(
+    "%(name)s: %(value)s is more than 999 hands in 1,000 leave at this table (19 in 20 leave "
+    "0 to %(typical)s): is it %(typos)s?"
+)
+QUESTION_NO_TYPO = _(
+    "%(name)s: %(value)s is more than 999 hands in 1,000 leave at this table (19 in 20 leave "
+    "0 to %(typical)s): is it right?"
+)
+OR = _("%(some)s or %(last)s")
+YES = _("Yes, save %(value)s")
+YES_FOR = _("Yes, save %(value)s for %(name)s")
+SURE = _("Answer the question above to save.")
+
+
+def either(values) -> str:
+    """28, 27 and 87 as "28, 27 or 87"."""
+    values = [str(v) for v in values]
+    if len(values) < 2:
+        return "".join(values)
+    return OR % {"some": ", ".join(values[:-1]), "last": values[-1]}
+
+
+def question(threshold, name: str, value: int) -> str:
+    found = typos(value, threshold.typical)
+    values = {"name": name, "value": value, "typical": threshold.typical}
+    if not found:
+        return QUESTION_NO_TYPO % values
+    return QUESTION % {**values, "typos": either(found)}
 
 
 class PipsField(forms.IntegerField):
@@ -43,6 +75,11 @@ class RoundForm(OnceMixin, forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.players, self.rules, self.engine = players, rules, engine
+        # A count above what 999 losing hands in 1,000 leave asks first (issue 33 item 2); a
+        # correction asks only about the counts it changes.
+        self.plausible = threshold_for(rules, len(players))
+        self.initial_pips = initial_pips or {}
+        self.questions: list[dict] = []
         if number is not None:
             # The round the page shows: a device whose page is out of date is refused, not
             # filed under the next round (scoring.services.rounds.record_round).
@@ -147,7 +184,70 @@ class RoundForm(OnceMixin, forms.Form):
         for m in errors.whole:
             self.add_error(None, translated(m))
         data["pips"] = pips
+        if not errors:
+            self.ask(pips)
         return data
+
+    def sure_token(self, player, value: int) -> str:
+        """What the confirmation of ``value`` for ``player`` sends: that count, for that cell
+        (a count changed since is asked about again)."""
+        return f"{self.key(player)}:{value}"
+
+    def ask(self, pips: dict) -> None:
+        """Counts above the threshold not yet confirmed: the question, as the field ``sure``
+        (one "Yes, save N" box per count) with its error; the JSON answer lists them."""
+        if self.plausible is None:
+            return
+        unsure = [
+            p
+            for p in self.players
+            if pips[p.pk] > self.plausible.rare and self.initial_pips.get(p.pk) != pips[p.pk]
+        ]
+        if not unsure:
+            return
+        name = self.add_prefix("sure")
+        posted = set(self.data.getlist(name) if hasattr(self.data, "getlist") else [])
+        asked = [p for p in unsure if self.sure_token(p, pips[p.pk]) not in posted]
+        if not asked:
+            return
+        self.fields["sure"] = forms.MultipleChoiceField(
+            label=_("Are you sure?"),
+            widget=forms.CheckboxSelectMultiple,
+            choices=[
+                (self.sure_token(p, pips[p.pk]), YES_FOR % {"value": pips[p.pk], "name": p.name})
+                for p in unsure
+            ],
+            required=False,
+        )
+        for p in asked:
+            text = question(self.plausible, p.name, pips[p.pk])
+            self.questions.append(
+                {
+                    "cell": self.key(p),
+                    "value": pips[p.pk],
+                    "text": text,
+                    "typos": typos(pips[p.pk], self.plausible.typical),
+                    "yes": YES % {"value": pips[p.pk]},
+                }
+            )
+            self.add_error("sure", text)
+
+    def plausible_config(self) -> dict | None:
+        """What entry.js needs to ask the same question before sending (None: it asks
+        nothing, the server does if it knows more by then)."""
+        if self.plausible is None:
+            return None
+        return {
+            "rare": self.plausible.rare,
+            "typical": self.plausible.typical,
+            "question": QUESTION
+            % {"name": "{name}", "value": "{value}", "typical": "{typical}", "typos": "{typos}"},
+            "question_no_typo": QUESTION_NO_TYPO
+            % {"name": "{name}", "value": "{value}", "typical": "{typical}"},
+            "or": OR % {"some": "{some}", "last": "{last}"},
+            "yes": YES % {"value": "{value}"},
+            "sure": str(SURE),
+        }
 
     def refuse_repeated_fields(self) -> None:
         """A field posted twice (a page's form sends each once) is refused, never read as

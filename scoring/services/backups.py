@@ -104,12 +104,13 @@ def consistent_export(event: Event) -> tuple[dict, int]:
     return data, Event.objects.values_list("version", flat=True).get(pk=event.pk)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` at ``path``, whole or not at all."""
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """``text`` (or bytes: a photo) at ``path``, whole or not at all."""
+    data = text.encode() if isinstance(text, str) else text
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)

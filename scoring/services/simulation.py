@@ -17,14 +17,14 @@ from django.utils.translation import gettext as _
 from scoring.models import Round
 from scoring.results import EventResults, divisions_played, load_results
 from scoring.services.rounds import RoundRejected, end_game, record_round
-from scoring.services.stages import Closed, close_and_seat, seat_next_stage
+from scoring.services.stages import Closed, close_and_seat, draw_first_game, seat_next_stage
 from scoring.sheets import table_sheet
 from tournament.clock import stage_clock
 from tournament.game.simulator import BLOCKED, DealError, RoundResult, game_rng, play_timed_game
 from tournament.models import Event, Seat, Stage, Table
 from tournament.refusals import Refusal
 from tournament.services.clock import call_time, start_clock
-from tournament.services.seating import Draw, seat_stage
+from tournament.services.seating import Draw
 
 MINUTES_PER_ROUND = 10  # NVSO's 60-minute game holds about six rounds at a table of four
 
@@ -169,7 +169,7 @@ def seat_first_game(event: Event, rng: random.Random, user=None) -> Draw:
         raise SimulationRefused(
             _("Nobody is checked in: check players in, or seat %(s)s first.") % {"s": stage.title}
         )
-    return seat_stage(stage, players, rng=rng, user=user, leave_out=True)
+    return draw_first_game(stage, players, rng=rng, user=user)
 
 
 @transaction.atomic

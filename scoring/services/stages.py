@@ -13,7 +13,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Round
+from scoring.models import RatedPlayer, Round
 from scoring.results import (
     ADVANCING_KINDS,
     AdvanceError,
@@ -39,7 +39,7 @@ from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.services.clock import stop_at_close
-from tournament.services.seating import seat_stage
+from tournament.services.seating import Draw, seat_stage
 from tournament.stage_names import say
 from tournament.text import translated
 
@@ -117,6 +117,35 @@ def _seat_from(
         )
     except SeatingError as error:
         raise AdvanceError(translated(error)) from error
+
+
+def draw_first_game(stage: Stage, players, *, rng=None, user=None, key: str | None = None) -> Draw:
+    """Seat Game 1 from the players checked in, as its seating page draws it: every division
+    that can be seated (one that cannot is left out, and the draw says why), at random, or by
+    rating when the event seeds Game 1 by rating (``seeding_strength``)."""
+    return seat_stage(
+        stage,
+        players,
+        rng=rng,
+        user=user,
+        key=key,
+        leave_out=True,
+        strength=seeding_strength(stage.event),
+    )
+
+
+def seeding_strength(event: Event) -> dict[int, float] | None:
+    """Each rated player's strength for seeding Game 1 by rating (issue 31), by player id;
+    None when the event does not seed. One query.
+
+    The strength is the rating's μ, the model's best estimate of a player's skill, not the
+    shown μ − 3σ: that one is made cautious for the leaderboard, and would seed a strong player
+    with few games among the weak ones. A player is rated when their person has played a
+    finished game (scoring/services/ratings.py links every player of a rated person)."""
+    if not event.seed_by_rating:
+        return None
+    rated = RatedPlayer.objects.filter(player__event=event)
+    return dict(rated.values_list("player_id", "rating__mu"))
 
 
 def reseating_rule(results, stage: Stage, rng=None):

@@ -4,20 +4,16 @@ scoring app."""
 
 from django import template
 
-from scoring.results import load_results, seating_conflicts
-from tournament.models import StageKind
+from scoring.results import current_conflicts, seating_conflicts
 
 register = template.Library()
 
 
 @register.inclusion_tag("scoring/_seating_conflicts.html", takes_context=True)
 def seating_conflict_notes(context, event, results=None):
-    later = event.stages.filter(
-        kind__in=(StageKind.SEMIFINAL, StageKind.FINAL), tables__isnull=False
-    )
-    conflicts = []
-    if results is not None or later.exists():  # none before a later stage is seated
-        conflicts = seating_conflicts(results or load_results(event))
+    """The notes; from ``results`` when the page has them (the bracket), else as kept for the
+    event's version (the event home: every visitor, every view)."""
+    conflicts = current_conflicts(event) if results is None else seating_conflicts(results)
     return {
         "event": event,
         "conflicts": conflicts,

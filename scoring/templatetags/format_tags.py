@@ -24,7 +24,12 @@ def seating_rule(event, stage, stages=None):
     games = game_stages(fmt, stages if stages is not None else event.stages.all())
     at = next((i for i, g in enumerate(games) if g.pk == stage.pk), None)
     later = bool(at)
-    if at == 0:
+    if at == 0 and event.seed_by_rating:
+        text = _(
+            "%(s)s: a draw of the players checked in balanced by rating (a snake draft), "
+            "divisions apart."
+        )
+    elif at == 0:
         text = _("%(s)s: a random balanced draw of the players checked in, divisions apart.")
     elif later:
         text = _("%(s)s: everyone still playing is reseated %(rule)s, divisions apart.")

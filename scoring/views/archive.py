@@ -10,17 +10,33 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from scoring.archive import records
+from scoring.models import Series
 from scoring.services.archive import link_same_person, unlink_same_person
 from tournament.mixins import DirectorRequiredMixin, EventMixin
 from tournament.models import Player
 
 
 class RecordsView(TemplateView):
+    """Records over every event, or over a series' events (``?series=<slug>``); a series that
+    is not there is said so, with the list to choose from (404)."""
+
     template_name = "scoring/records.html"
+
+    def get(self, request, *args, **kwargs):
+        ctx = self.get_context_data(**kwargs)
+        return self.render_to_response(ctx, status=404 if ctx["unknown_series"] else 200)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["groups"] = records()
+        slug = self.request.GET.get("series", "")
+        series = Series.objects.filter(slug=slug).first() if slug else None
+        unknown = bool(slug) and series is None
+        ctx.update(
+            every_series=list(Series.objects.order_by("name", "pk")),
+            series=series,
+            unknown_series=slug if unknown else "",
+            groups=[] if unknown else records(series),
+        )
         return ctx
 
 

@@ -80,6 +80,7 @@ class RoundPageMixin:
         return {
             **round_checks(self.sheet.rules, engines, len(form.players), say=translated),
             "engine": form.engine,
+            "plausible": form.plausible_config(),
             "cells": [form.key(p) for p in form.players],
             "names": {form.key(p): p.name for p in form.players},
             "label": _("%(s)s, table %(t)s") % {"s": self.stage.title, "t": self.table.number},
@@ -117,6 +118,7 @@ class RoundPageMixin:
                     "saved": False,
                     "fields": {name: list(errors) for name, errors in form.errors.items()},
                     "taken": taken,
+                    "questions": getattr(form, "questions", []),
                     **extra,
                 }
             )
@@ -187,6 +189,9 @@ class EnterRoundView(RoundPageMixin, LoginRequiredMixin, TableMixin, FormView):
             and self.sheet.next_engine is not None
             and not self.stage.closed,
             can_reopen_game=self.is_director and self.sheet.marked_over and not self.stage.closed,
+            # A scorekeeper's phone keeps its table's page for when the Wi-Fi goes (issue 33;
+            # static/js/sw.js): it has no director's buttons to go stale.
+            offline_keep=not self.is_director,
         )
         return ctx
 

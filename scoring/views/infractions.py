@@ -19,6 +19,7 @@ from scoring.lists import InfractionLogTable, configure
 from scoring.models import Infraction
 from scoring.services.infractions import InfractionRejected, change_infraction, log_infraction
 from scoring.sheets import TableSheet, table_sheet
+from scoring.views.ratings import player_rating, ratings_state, state_key
 from tournament.caching import VersionedPageMixin
 from tournament.game.infractions import (
     ACTION_LABELS,
@@ -200,7 +201,11 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         player = self.player
         games = []
-        for seat in player.seats.select_related("table__stage").order_by("stage__number"):
+        # a playoff's name says the table or the stage it settles: joined, not asked per seat
+        seats = player.seats.select_related(
+            "table__stage__playoff_table__stage", "table__stage__wildcards_of"
+        )
+        for seat in seats.order_by("stage__number"):
             seat.table.stage.event = self.event
             sheet = table_sheet(seat.table)
             games.append(
@@ -215,9 +220,9 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
                     "infractions": sheet.infraction_counts.get(player.pk, 0),
                 }
             )
-        infractions = player.infractions.select_related("table__stage").order_by(
-            "table__stage__number", "logged_at", "pk"
-        )
+        infractions = player.infractions.select_related(
+            "table__stage__playoff_table__stage", "table__stage__wildcards_of"
+        ).order_by("table__stage__number", "logged_at", "pk")
         ctx.update(player=player, games=games, infractions=list(infractions))
         ctx["other_events"] = same_person(player)
         if self.is_director:
@@ -228,4 +233,13 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
         ctx["games_chart"] = games_chart(
             [(g["stage"].name, g["total"]) for g in games if g["rounds"]]
         )
+        ctx.update(
+            player_rating(self.request, self.event, player, [g["tablemates"] for g in games])
+        )
         return ctx
+
+    def page_etag(self) -> str | None:
+        """The event's version, and the ratings' last computation (another event's change
+        moves them)."""
+        etag = super().page_etag()
+        return etag and f'{etag[:-1]}-{state_key(ratings_state())}"'

@@ -18,11 +18,13 @@ from scoring.lists import (
     UNRANKED,
     place_text,
     progress_text,
+    rank_keys,
     shown_total,
     standings_headers,
     standings_rows,
     standings_sort,
     table_cards,
+    tie_format,
     url_head,
 )
 from scoring.printing import SHEETS_PER_PDF, cumulative_board, table_blocks
@@ -167,6 +169,7 @@ class ResultsView(ResultsMixin, TemplateView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["stage_standings"] = SimpleLazyObject(lambda: results_standings(ctx["results"]))
+        ctx["tie_format"] = tie_format()
         return ctx
 
 
@@ -221,10 +224,20 @@ def result_rows(stage, sheets, medals=None):
     a Final's as its ``medals`` settled them (a playoff's winner first)."""
     rows = settled_standings(stage_standings(stage, sheets), medals)
     shared = Counter(r.place for r in rows)
+    ranks = rank_keys(rows)
     for r in rows:
         place = place_text(r.place, shared[r.place], r.withdrew_after)
         total = str(r.total) if r.rounds else UNRANKED  # no round played: no total yet
-        yield r, {"place": place, "table": str(r.table.number), "total": total}
+        yield (
+            r,
+            {
+                "place": place,
+                "table": str(r.table.number),
+                "total": total,
+                "key": f"s{stage.pk}p{r.player.pk}",  # a live page's piece (tournament/live.py)
+                "rank": str(ranks.get(r.player.pk, "")),
+            },
+        )
 
 
 # -- a cumulative event's standings (issue 30, PRODUCT.md §12) ---------------------------------
@@ -263,11 +276,13 @@ def game_standings(results, stage) -> list[dict]:
     table_head = url_head("table", event.slug, stage.number)
     by_division: dict[str, list[dict]] = {}
 
-    def show(player, place: str, game, running, note: str) -> None:
+    def show(player, place: str, game, running, note: str, rank="") -> None:
         sheet = seated.get(player.pk)
         number = sheet.table.number if sheet is not None else None
         by_division.setdefault(player.division, []).append(
             {
+                "key": f"p{player.pk}",  # a live page's piece (tournament/live.py)
+                "rank": str(rank),
                 "place": place,
                 "name": player.name,
                 "player_url": f"{player_head}{player.pk}/",
@@ -282,6 +297,7 @@ def game_standings(results, stage) -> list[dict]:
 
     for rows in standings.divisions.values():
         shared = Counter(r.place for r in rows)
+        ranks = rank_keys(rows)
         for r in rows:
             pk = r.player.pk
             show(
@@ -290,6 +306,7 @@ def game_standings(results, stage) -> list[dict]:
                 r.games[index] if index is not None else None,
                 r.running[index] if index is not None else r.total,
                 _out_note(r, seated.get(pk)) if r.out else notes.get(pk, ""),
+                ranks.get(pk, ""),
             )
     # Seated in this game with no total yet anywhere (Game 1 before its first round): unranked.
     listed = {r.player.pk for r in standings.rows}
@@ -318,11 +335,14 @@ def event_cumulative(results) -> dict:
     divisions = []
     for division, rows in standings.divisions.items():
         shared = Counter(r.place for r in rows)
+        ranks = rank_keys(rows)
         divisions.append(
             {
                 "division": division,
                 "rows": [
                     {
+                        "key": f"p{r.player.pk}",  # a live page's piece (tournament/live.py)
+                        "rank": str(ranks.get(r.player.pk, "")),
                         "place": place_text(r.place, shared[r.place]),
                         "name": r.player.name,
                         "player_url": f"{player_head}{r.player.pk}/",
@@ -421,6 +441,7 @@ class CumulativeStandingsView(ResultsMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         results = ctx["results"]
         ctx["cumulative"] = SimpleLazyObject(lambda: event_cumulative(results))
+        ctx["tie_format"] = tie_format()
         ctx["roads"] = event_roads(self.event)
         return ctx
 
@@ -537,6 +558,7 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
             table_count=stage.tables.count(),
             sort=sort,
             headers=standings_headers(sort),
+            tie_format=tie_format(),
             plain_rows=SimpleLazyObject(lambda: standings_rows(event, stage, standings, sort)),
             cards=SimpleLazyObject(lambda: table_cards(event, stage, sheets)),
             progress_note=SimpleLazyObject(lambda: progress_text(stage_progress(stage, sheets))),
@@ -555,7 +577,7 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
 
 class TableSheetView(LiveMixin, TableMixin, TemplateView):
     template_name = "scoring/table_sheet.html"
-    live_regions = {"live-sheet": "scoring/_sheet_grid.html"}
+    live_regions = {"live-sheet": "scoring/_sheet_live.html"}
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

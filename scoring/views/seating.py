@@ -8,11 +8,11 @@ from django.views.generic import TemplateView
 from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.results import AdvanceError, game_stages, previous_tables
 from scoring.services.printing import blank_on_seating
-from scoring.services.stages import reseat_game
+from scoring.services.stages import draw_first_game, reseat_game
 from tournament.forms import MovePlayerForm
 from tournament.game.seating import SeatingError, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
-from tournament.models import Seat, StageKind
+from tournament.models import Action, Seat, StageKind
 from tournament.services.seating import clear_seating, move_player, seat_stage
 from tournament.text import name_sort_key, translated
 
@@ -39,12 +39,28 @@ class SeatingView(StageMixin, TemplateView):
                 "usual": rules.table_size,
                 "players": len(seats),
             }
+        if tables:
+            ctx["seeding"] = seeding_note(self.stage)
         if len(tables) > SHEETS_PER_PDF:
             ctx["sheet_blocks"] = table_blocks(len(tables))
         if self.is_director:
             ctx["move_form"] = MovePlayerForm(stage=self.stage)
             ctx["checked_in_count"] = self.event.players.present().count()
         return ctx
+
+
+def seeding_note(stage) -> dict | None:
+    """How the stage's last draw was seeded by rating, as its history entry says: {"rated",
+    "players", "unrated"}; None when it was not. One query."""
+    last = (
+        Action.objects.filter(stage=stage, verb="stage.seated")
+        .order_by("-pk")
+        .values_list("data", flat=True)
+        .first()
+    )
+    if not last or "rated" not in last:
+        return None
+    return {**last, "unrated": last["players"] - last["rated"]}
 
 
 class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
@@ -103,18 +119,18 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
             else:
                 players = list(self.players_to_draw())
-                apart = None
-                if self.stage.kind != StageKind.QUALIFYING:
-                    apart = previous_tables(self.stage, players)
-                # Game 1 seats every division it can; a later stage redraws all its players.
-                draw = seat_stage(
-                    self.stage,
-                    players,
-                    keep_apart=apart,
-                    user=request.user,
-                    key=posted_key(request),
-                    leave_out=self.stage.kind == StageKind.QUALIFYING,
-                )
+                if self.stage.kind == StageKind.QUALIFYING:  # every division it can seat
+                    draw = draw_first_game(
+                        self.stage, players, user=request.user, key=posted_key(request)
+                    )
+                else:  # a later stage redraws all its players, apart from their tablemates
+                    draw = seat_stage(
+                        self.stage,
+                        players,
+                        keep_apart=previous_tables(self.stage, players),
+                        user=request.user,
+                        key=posted_key(request),
+                    )
                 messages.success(request, _("%(n)s tables drawn.") % {"n": len(draw.tables)})
                 for reason in draw.left_out:
                     messages.warning(request, translated(reason))

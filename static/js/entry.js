@@ -16,6 +16,11 @@
 // - A phone's table page (scoring/table_terminal.html) is live: its waiting rounds and totals
 //   are swapped in by htmx (static/js/live.js); when the sheet moved on (a round confirmed,
 //   sent back or saved elsewhere) the page reloads itself, unless a value is typed in it.
+// - "Are you sure?" (issue 33): a count above what 999 losing hands in 1,000 leave at this
+//   table (config.plausible, from simulated play) asks before it is sent, naming the player,
+//   the typical range and the likely typo; "Yes, save N" sends it with sure=cell:N, as the
+//   server's form asks for when the page did not know (it answers with "questions"). A kept
+//   round the server asks about is kept on the refused list until it is answered on its page.
 (function () {
   "use strict";
   const QUEUE = "mexican-train-rounds-to-send";
@@ -137,6 +142,8 @@
   const statusBox = document.getElementById("entry-status");
   let sending = false;
   let refusal = [];  // the server's last answer (nodes), shown until the scorekeeper types
+  const questionBox = document.getElementById("plausible-question");
+  const sure = {}; // cell name -> the count "Yes, save N" confirmed for it
 
   function format(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
@@ -243,11 +250,108 @@
     return !reason;
   }
 
+  // -- "are you sure?" -----------------------------------------------------------------------
+
+  // The counts one digit dropped gives, in the typical range (287 -> 28, 27), as the server's.
+  function typos(value, typical) {
+    const digits = String(value);
+    const out = [];
+    for (let i = digits.length - 1; i >= 0; i -= 1) {
+      const rest = digits.slice(0, i) + digits.slice(i + 1);
+      const n = parseInt(rest, 10);
+      if (rest !== "" && n > 0 && n <= typical && out.indexOf(n) < 0) {
+        out.push(n);
+      }
+    }
+    return out;
+  }
+
+  function either(values) {
+    if (values.length < 2) return values.join("");
+    return format(config.plausible.or, { some: values.slice(0, -1).join(", "), last: values[values.length - 1] });
+  }
+
+  // The typed counts above the threshold (a correction: only those it changes).
+  function unsure() {
+    const p = config.plausible;
+    if (!p) return [];
+    const out = [];
+    cells.forEach(function (cell) {
+      const raw = cell.value.trim();
+      if (!/^[0-9]+$/.test(raw) || parseInt(raw, 10) <= p.rare) return;
+      if (raw === cell.defaultValue.trim()) return;
+      const value = parseInt(raw, 10);
+      const found = typos(value, p.typical);
+      const values = { name: config.names[cell.name], value: value, typical: p.typical, typos: either(found) };
+      out.push({
+        cell: cell.name,
+        value: value,
+        typos: found,
+        text: format(found.length ? p.question : p.question_no_typo, values),
+      });
+    });
+    return out;
+  }
+
+  function hideQuestion() {
+    if (!questionBox) return;
+    questionBox.replaceChildren();
+    questionBox.hidden = true;
+  }
+
+  // The question, one paragraph per count, with a button per likely count and "Yes, save N".
+  function ask(items) {
+    if (!questionBox) return;
+    questionBox.replaceChildren();
+    items.forEach(function (item) {
+      const cell = form.elements[item.cell];
+      const line = document.createElement("p");
+      line.className = "mb-2 plausible-text";
+      line.textContent = item.text;
+      const buttons = document.createElement("div");
+      buttons.className = "d-flex flex-wrap gap-2 mb-2";
+      (item.typos || []).forEach(function (value) {
+        const fix = document.createElement("button");
+        fix.type = "button";
+        fix.className = "btn btn-outline-primary plausible-typo";
+        fix.textContent = String(value);
+        fix.addEventListener("click", function () {
+          if (cell) cell.value = String(value);
+          hideQuestion();
+          check(false);
+          if (cell) cell.focus();
+        });
+        buttons.appendChild(fix);
+      });
+      const yes = document.createElement("button");
+      yes.type = "button";
+      yes.className = "btn btn-warning plausible-yes";
+      yes.textContent = item.yes || format(config.plausible.yes, { value: item.value });
+      yes.addEventListener("click", function () {
+        sure[item.cell] = item.value;
+        line.remove();
+        buttons.remove();
+        if (!questionBox.querySelector(".plausible-yes")) {
+          hideQuestion();
+          form.requestSubmit();
+        }
+      });
+      buttons.appendChild(yes);
+      questionBox.append(line, buttons);
+    });
+    questionBox.hidden = items.length === 0;
+    clearSaved();
+    if (why) why.textContent = config.plausible ? config.plausible.sure : "";
+    const first = items.length && form.elements[items[0].cell];
+    if (first) { first.focus(); first.select(); }
+  }
+
   // -- the keyboard ---------------------------------------------------------------------------
 
   cells.forEach(function (cell, i) {
     cell.addEventListener("input", function () {
       refusal = [];
+      hideQuestion();
       check(false);
     });
     cell.addEventListener("keydown", function (event) {
@@ -358,8 +462,9 @@
     showStatus(config.texts.refused + " " + item.label + " (" + item.values + ")", "danger");
   }
 
-  // Send one kept or typed round; true when the server answered (saved or refused).
-  async function send(item) {
+  // Send one kept or typed round (``live``: just typed here); true when the server answered
+  // (saved, refused, or asking about a count).
+  async function send(item, live) {
     let response;
     try {
       response = await fetch(item.url, {
@@ -383,6 +488,20 @@
       return true;
     }
     if (answer === null) return false;
+    const questions = answer.questions || [];
+    const here = item.url === form.action && questions.every(function (q) {
+      return form.elements[q.cell] && form.elements[q.cell].value.trim() === String(q.value);
+    });
+    if (questions.length && !(live && here)) {
+      // A kept round the server asks about: never lost, on the refused list until answered
+      // on its page ("put these numbers in the form", then "Yes, save N").
+      refuse(item, response.status, questions.map(function (q) { return q.text; }).join(" "));
+      if (!here) return true;
+      restoring = item.key;
+      showStatus("", "info");
+      ask(questions);
+      return true;
+    }
     storeQueue(queue().filter(function (other) { return other.key !== item.key; }));
     if (item.url !== form.action) return true; // another page's round: it is settled
     if (answer.saved) {
@@ -393,6 +512,9 @@
     } else if (answer.taken) {
       showStale(answer.message, answer.next_url);
       reloadSheet();
+    } else if (questions.length) {
+      showStatus("", "info");
+      ask(questions);
     } else if (answer.preview_html) {
       const effects = document.getElementById("correction-effects");
       if (effects) effects.innerHTML = answer.preview_html; // rendered by the server
@@ -404,10 +526,19 @@
     return true;
   }
 
+  // One pass at a time: the browser's "online", the page's retry every 15 s and a reload may
+  // come together, and each kept round is sent once per pass (its key saves it once anyway).
+  let flushing = false;
   async function sendKept() {
-    const items = queue();
-    for (const item of items) {
-      if (!(await send(item))) break;
+    if (flushing) return;
+    flushing = true;
+    try {
+      const items = queue();
+      for (const item of items) {
+        if (!(await send(item))) break;
+      }
+    } finally {
+      flushing = false;
     }
     showWaiting();
   }
@@ -421,7 +552,17 @@
       if (firstBad) firstBad.focus();
       return;
     }
-    const body = Array.from(new FormData(form).entries());
+    const asked = unsure().filter(function (item) { return sure[item.cell] !== item.value; });
+    if (asked.length) { // "are you sure?" before anything is sent
+      ask(asked);
+      return;
+    }
+    hideQuestion();
+    const body = Array.from(new FormData(form).entries()).filter(function (kv) { return kv[0] !== "sure"; });
+    Object.keys(sure).forEach(function (name) {
+      const cell = form.elements[name];
+      if (cell && cell.value.trim() === String(sure[name])) body.push(["sure", name + ":" + sure[name]]);
+    });
     const key = (body.find(function (kv) { return kv[0] === "once"; }) || [null, ""])[1];
     const round = form.dataset.roundLabel;
     const item = {
@@ -443,7 +584,7 @@
       store(REFUSED, stored(REFUSED).filter(function (other) { return other.key !== put; }));
       showRefused();
     }
-    const answered = await send(item);
+    const answered = await send(item, true);
     sending = false;
     if (!answered) showWaiting();
     check(false);

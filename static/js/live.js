@@ -1,9 +1,11 @@
 // Live pages (tournament/caching.py): every few seconds (data-refresh on <body>), while the tab
-// is visible, ask the event's version (data-version-url, a few bytes). When it moved, fire
-// "live-changed" on <body>: each region marked hx-trigger="live-changed from:body" has htmx
-// fetch its own part of the page (the server answers with that part only) and swap it in
-// place, so the reader keeps their scroll position and nothing else is reloaded; the stage
-// clock (static/js/clock.js) reads clock.json again.
+// is visible, ask the event's version (data-version-url, a few bytes). When it moved, each live
+// region of the page (data-live: the state of it this page holds) asks for its changes since
+// that state (tournament/live.py): the pieces that changed, those gone, and where moved ones now
+// stand; or the whole region when the server no longer knows that state. The reader keeps their
+// scroll position and nothing else is reloaded. "live-changed" is fired on <body> too: the stage
+// clock (static/js/clock.js) reads clock.json again, and htmx regions (a table's own entry
+// page) fetch themselves.
 //
 // A page that is not otherwise live but shows a clock (the big screen, an entry page) carries
 // the same three data- attributes on its clock (tournament/_clock.html): this asks from there,
@@ -27,6 +29,125 @@
     if (window.htmx) window.htmx.trigger(body, "live-changed");
     else body.dispatchEvent(new CustomEvent("live-changed", { bubbles: true }));
   }
+
+  function byKey(root, attribute, key) {
+    if (root.getAttribute(attribute) === key) return root;
+    return root.querySelector("[" + attribute + '="' + CSS.escape(key) + '"]');
+  }
+
+  function make(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  }
+
+  // One container's pieces in their new order: its present order, with the pieces whose
+  // previous sibling changed (order: key -> previous key, "" for the first) put where they
+  // now stand. False when the answer does not fit what the page holds.
+  function reorder(box, order, moving, nodes) {
+    const previous = new Map();
+    let last = "";
+    for (const child of Array.from(box.children)) {
+      const key = child.dataset.k;
+      if (key === undefined) return false;
+      previous.set(key, last);
+      last = key;
+      nodes.set(key, child);
+    }
+    for (const key of moving) if (!(key in order)) previous.delete(key);
+    for (const key in order) previous.set(key, order[key]);
+    const next = new Map();
+    for (const [key, before] of previous) {
+      if (next.has(before) || !nodes.has(key)) return false;
+      next.set(before, key);
+    }
+    const sequence = [];
+    for (let key = next.get(""); key !== undefined; key = next.get(key)) sequence.push(key);
+    if (sequence.length !== previous.size) return false;
+    let at = box.firstElementChild;
+    for (const key of sequence) {
+      const node = nodes.get(key);
+      if (node === at) at = at.nextElementSibling;
+      else box.insertBefore(node, at);
+    }
+    return true;
+  }
+
+  function apply(region, answer) {
+    for (const key of answer.gone || []) {
+      const old = byKey(region, "data-k", key);
+      if (old) old.remove();
+    }
+    const nodes = new Map();
+    for (const [key, html] of Object.entries(answer.pieces || {})) {
+      const node = make(html);
+      if (!node) return false;
+      const old = byKey(region, "data-k", key);
+      if (old) old.replaceWith(node);
+      nodes.set(key, node);
+    }
+    const order = answer.order || {};
+    const moving = new Set();
+    for (const name in order) for (const key in order[name]) moving.add(key);
+    for (const key of moving) {
+      const node = nodes.get(key) || byKey(region, "data-k", key);
+      if (node) nodes.set(key, node);
+    }
+    for (const name in order) {
+      const box = byKey(region, "data-kc", name);
+      if (!box || !reorder(box, order[name], moving, nodes)) return false;
+    }
+    return true;
+  }
+
+  // Places from ranks (tournament/live.py): one more than the rows ranked lower, shared when
+  // equal, written as the container's data-places says ("T%s").
+  function number(region) {
+    const boxes = Array.from(region.querySelectorAll("[data-places]"));
+    if (region.dataset.places !== undefined) boxes.push(region);
+    for (const box of boxes) {
+      const rows = Array.from(box.children).filter((row) => row.dataset.rank !== undefined);
+      const ranks = rows.map((row) => Number(row.dataset.rank)).sort((a, b) => a - b);
+      const below = (rank, strict) => {
+        let low = 0;
+        let high = ranks.length;
+        while (low < high) {
+          const middle = (low + high) >> 1;
+          if (ranks[middle] < rank || (!strict && ranks[middle] === rank)) low = middle + 1;
+          else high = middle;
+        }
+        return low;
+      };
+      for (const row of rows) {
+        const rank = Number(row.dataset.rank);
+        const lower = below(rank, true);
+        const place = String(lower + 1);
+        const text = below(rank, false) - lower > 1 ? box.dataset.places.replace("%s", place) : place;
+        const cell = row.querySelector("[data-place]");
+        if (cell && cell.textContent !== text) cell.textContent = text;
+      }
+    }
+  }
+
+  async function refresh(region, whole) {
+    const headers = { "X-Live-Region": region.id };
+    if (!whole && region.dataset.live) headers["X-Live-State"] = region.dataset.live;
+    const response = await fetch(window.location.pathname + window.location.search, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: headers,
+    });
+    if (!response.ok) throw new Error("live region " + response.status);
+    const answer = await response.json();
+    if (answer.html !== undefined) region.innerHTML = answer.html;
+    else if (answer.state !== region.dataset.live && !apply(region, answer)) {
+      if (whole) throw new Error("live region: no whole answer");
+      return refresh(region, true);
+    }
+    region.dataset.live = answer.state;
+    number(region);
+    region.dispatchEvent(new CustomEvent("live-updated", { bubbles: true }));
+  }
   async function check() {
     if (busy || document.visibilityState !== "visible") return;
     busy = true;
@@ -35,9 +156,11 @@
       if (!response.ok) return;
       const version = String((await response.json()).version);
       if (version !== shown) {
+        changed();
+        // A region that could not be brought up to date is asked again at the next check.
+        await Promise.all(Array.from(document.querySelectorAll("[data-live]")).map((region) => refresh(region, false)));
         shown = version;
         source.dataset.version = version;
-        changed();
       }
     } catch (error) {
       // Offline for a moment: the next check tries again.

@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
 from tournament.game.message import Message, Refusal
+from tournament.game.ratings import snake
 
 P = TypeVar("P", bound=Hashable)
 
@@ -178,6 +179,34 @@ def deal(
             i += 1
         tables[rotation[i % len(rotation)]].append(p)
         i += 1
+    return tables
+
+
+def seeded(
+    players: Sequence[P],
+    sizes: Sequence[int],
+    strength: Mapping[P, float],
+    *,
+    rng: random.Random | None = None,
+) -> list[list[P]]:
+    """Seat ``players`` at tables of ``sizes`` balanced by strength (seeding by rating).
+
+    The players with a ``strength`` (higher is stronger) come strongest first, then those
+    without one in a random order, as a draw deals them; the list is dealt in a snake draft
+    (``ratings.snake``), so the strongest are spread over the tables and each table gets one
+    of every so many in strength. Equal strengths are in a random order, and so are the seats
+    at each table: the order of a sheet says nothing of the seeding.
+    """
+    if sum(sizes) != len(players):
+        raise SeatingError(Message("The table sizes do not add up to the players."))
+    rng = rng or random.Random()
+    order = list(players)
+    rng.shuffle(order)
+    rated = sorted((p for p in order if p in strength), key=lambda p: -strength[p])
+    unrated = [p for p in order if p not in strength]
+    tables = snake(rated + unrated, sizes)
+    for table in tables:
+        rng.shuffle(table)
     return tables
 
 

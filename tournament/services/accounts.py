@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 
 ROLES = {
-    "Directors": ["tournament.add_event"],
+    "Directors": ["tournament.add_event", "scoring.add_series"],
     "Scorekeepers": [],
 }
 

@@ -7,7 +7,7 @@ and saves the seating in one transaction.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -23,6 +23,7 @@ from tournament.game.seating import (
     deal,
     rebalance,
     seatable_divisions,
+    seeded,
     sizes_after_change,
 )
 from tournament.history import claim, log_action, settle
@@ -70,6 +71,7 @@ def seat_stage(
     key: str | None = None,
     leave_out: bool = False,
     arrange: Callable[[list[Player], list[int]], list[list[Player]]] | None = None,
+    strength: Mapping[int, float] | None = None,
 ) -> Draw:
     """Seat ``players`` at balanced random tables, division by division; replaces any seating.
 
@@ -84,6 +86,11 @@ def seat_stage(
     ``arrange``: how one division's players sit at tables of the sizes given, table 1 first (a
     cumulative event's reseating rule, tournament/game/reseating.py); by default a random deal
     keeping ``keep_apart`` apart.
+
+    ``strength``: Game 1 seeded by rating (the event's option): each rated player's strength
+    by their id, higher stronger, as the ratings (scoring's) give it; each division is dealt
+    in a snake draft by strength, unrated players after the rated ones in a random order
+    (tournament/game/seating.py ``seeded``). The history entry says how many were rated.
     """
     stage.event.locked()
     earlier = claim(key, user)
@@ -121,6 +128,10 @@ def seat_stage(
             )
         if arrange is not None:
             plan.extend(arrange(group, sizes))
+        elif strength is not None:
+            by_pk = {p.pk: p for p in group}
+            tables = seeded(list(by_pk), sizes, strength, rng=rng)
+            plan.extend([by_pk[pk] for pk in table] for table in tables)
         else:
             plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
     Seat.objects.filter(stage=stage).delete()
@@ -133,7 +144,11 @@ def seat_stage(
         for table, seated in zip(tables, plan, strict=True)
         for i, p in enumerate(seated, start=1)
     )
-    log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables))
+    seeding = {}
+    if strength is not None and arrange is None:
+        drawn = [p.pk for table in plan for p in table]
+        seeding = {"rated": sum(pk in strength for pk in drawn), "players": len(drawn)}
+    log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables), **seeding)
     settle(key, tables=len(tables))
     return Draw(tables, left_out)
 

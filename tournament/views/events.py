@@ -4,12 +4,14 @@ editing, archiving and deleting an event, its scorekeepers and its history (dire
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 
+from tournament.caching import version_key
 from tournament.finals import event_plans, event_roads
 from tournament.forms import (
     DeleteEventForm,
@@ -43,17 +45,27 @@ class HomeView(ListView):
         return Event.objects.listed().annotate(player_count=registered)
 
 
+def stage_counts(event: Event) -> tuple[dict[int, int], dict[int, int]]:
+    """Stage id -> its tables, and -> its seats: two grouped counts, not one COUNT(DISTINCT)
+    over tables x seats (seconds at 4,000); the event home keeps them until the event changes
+    (every visitor opens it)."""
+    stages = Table.objects.filter(stage__event=event).values("stage").order_by()
+    tables = dict(stages.annotate(n=Count("pk")).values_list("stage", "n"))
+    seats = Seat.objects.filter(stage__event=event).values("stage").order_by()
+    return tables, dict(seats.annotate(n=Count("pk")).values_list("stage", "n"))
+
+
 class EventHomeView(EventMixin, TemplateView):
     template_name = "tournament/event_home.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        # Two grouped counts, not one COUNT(DISTINCT) over tables x seats (seconds at 4,000).
-        stages = Table.objects.filter(stage__event=self.event).values("stage").order_by()
-        tables = dict(stages.annotate(n=Count("pk")).values_list("stage", "n"))
-        seats = Seat.objects.filter(stage__event=self.event).values("stage").order_by()
-        seated = dict(seats.annotate(n=Count("pk")).values_list("stage", "n"))
-        rows = list(self.event.stages.order_by("number"))  # play order
+        tables, seated = cache.get_or_set(
+            f"stage-counts:{version_key(self.event)}",
+            lambda: stage_counts(self.event),
+            settings.FRAGMENT_CACHE_SECONDS,
+        )
+        rows = ctx["stages"]  # play order, playoffs' names joined (EventMixin)
         fmt = self.event.format
         first_game = next((s for s in rows if s.kind == StageKind.QUALIFYING), None)
         for s in rows:
@@ -61,7 +73,8 @@ class EventHomeView(EventMixin, TemplateView):
             # a cumulative event's later game: seated by its reseating rule (issue 30)
             s.later_game = fmt.is_cumulative and s.kind == StageKind.QUALIFYING and s != first_game
         ctx["stage_rows"] = rows
-        ctx["counts"] = self.event.players.counts()
+        if self.is_director:  # the players' counts are the directors' (event_home.html)
+            ctx["counts"] = self.event.players.counts()
         ctx["backups_on"], ctx["backup_dir"] = settings.BACKUPS_ON, settings.BACKUP_DIR
         # A cumulative format's road is public (how the event is played); a knockout's finals
         # plan, with its warnings, is for its directors.
@@ -80,7 +93,10 @@ class FindTableView(EventMixin, TemplateView):
         ctx["q"] = q
         if q:
             players = self.event.players.matching(q).alphabetical()
-            seats = Seat.objects.select_related("table", "stage").order_by("stage__number")
+            # a playoff's name says the table or the stage it settles: joined, not asked per seat
+            seats = Seat.objects.select_related(
+                "table", "stage__playoff_table__stage", "stage__wildcards_of"
+            ).order_by("stage__number")
             ctx["found"] = players.prefetch_related(Prefetch("seats", seats))[:50]
         return ctx
 
