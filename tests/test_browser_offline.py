@@ -45,7 +45,8 @@ UNTIL = """(arg) => {
 def until(page, check, arg=None):
     """Wait until the async function ``check`` (JavaScript) answers true on the page."""
     page.evaluate(f"() => {{ window.__until = {{ check: {check} }}; }}")
-    page.wait_for_function(UNTIL, arg=arg)
+    # A minute: the worker fetches and keeps the page's files, slow on a busy CI machine.
+    page.wait_for_function(UNTIL, arg=arg, timeout=60_000)
 
 
 def kept(page):

@@ -4,7 +4,8 @@
 // - Registered only from a page that may be kept (<meta name="offline" content="keep">: a
 //   visitor not logged in); a director's pages never register it, and are never kept.
 // - A page shown before the worker took it in hand (the first visit) asks it to keep the page
-//   and its files now, so that the table's page opened once is there offline.
+//   and its files now (once they are all loaded), so that the table's page opened once is there
+//   offline.
 // - A copy served offline (data-offline-at on <body>, set by the worker) shows "As of HH:MM,
 //   offline" at the top of the page (role="status"); a public page reloads itself when the
 //   connection returns (a round's form does not: entry.js sends what it kept, then moves on).
@@ -35,9 +36,16 @@
   if (!document.querySelector('meta[name="offline"][content="keep"]')) return;
   const controlled = Boolean(navigator.serviceWorker.controller);
   const worker = script.dataset.worker + "?static=" + encodeURIComponent(script.dataset.static);
+  // Once every file of the page is loaded (a deferred script may still be on its way when this
+  // one runs), so that the list of files to keep is whole.
+  const loaded = new Promise(function (resolve) {
+    if (document.readyState === "complete") resolve();
+    else window.addEventListener("load", resolve, { once: true });
+  });
   navigator.serviceWorker.register(worker).then(function () {
-    return navigator.serviceWorker.ready;
-  }).then(function (registration) {
+    return Promise.all([navigator.serviceWorker.ready, loaded]);
+  }).then(function (ready) {
+    const registration = ready[0];
     if (controlled || at || !registration.active) return;
     const files = performance.getEntriesByType("resource").map(function (entry) {
       return entry.name;
