@@ -80,12 +80,12 @@ messages: install gettext
 # The tests run on every core (pytest-xdist; TEST_WORKERS=0 for one process): each worker
 # has its own test database (test-db.sqlite3_gw0, test_<name>_gw0 on PostgreSQL), live
 # servers and halls on free ports, and a test file's tests stay in one worker (its browser),
-# but for the few long tests tests/conftest.py hands out one by one.
+# but for the few long tests tests/conftest.py hands out one by one. The 15 longest are listed.
 TEST_WORKERS ?= auto
 test: install-dev chromium translations lint
 	$(BIN)/python manage.py makemigrations --check --dry-run --settings=tests.settings
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=15
 
 # The house's layers (import-linter's contracts in pyproject.toml), ruff's checks and format.
 lint: install-dev

@@ -4,7 +4,9 @@
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Round
 from scoring.services.infractions import change_infraction, log_infraction
@@ -218,3 +220,35 @@ def test_a_phone_gets_the_rows_that_changed_not_the_whole_standings(director_cli
     # Another table's page: unchanged.
     sheet = part("/e/spring/1/table/2/", "live-sheet", state_of(other, "live-sheet"))
     assert set(sheet) == {"state"}
+
+
+LIVE = [
+    ("/e/spring/1/", "live-standings"),
+    ("/e/spring/1/", "live-tables"),
+    ("/e/spring/bracket/", "live-bracket"),
+    ("/e/spring/results/", "live-results"),
+    ("/e/spring/1/table/1/", "live-sheet"),
+]
+
+
+@pytest.mark.parametrize("path,region", LIVE)
+def test_a_second_phone_asking_the_same_is_answered_before_the_pages_queries(
+    director_client, played, path, region, django_assert_num_queries
+):
+    """During play nearly every poll asks what another phone already asked: it is answered
+    from the cache with the event's one query, before the page's context is made."""
+    held = state_of(Client().get(path).content.decode(), region)
+    enter(director_client, table_one(), [7, 0, 1, 2])
+    first = Client().get(path, headers={"X-Live-Region": region, "X-Live-State": held})
+    assert first.json()["state"] != held  # table 1 changed on every page
+    with django_assert_num_queries(1):
+        again = Client().get(path, headers={"X-Live-Region": region, "X-Live-State": held})
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert again["Content-Type"] == "application/json"
+    state = first.json()["state"]
+    with django_assert_num_queries(1):  # a phone holding the new state: unchanged
+        assert part(path, region, state) == {"state": state}
+    # A director's region carries their own controls: never answered from it.
+    with CaptureQueriesContext(connection) as queries:
+        mine = director_client.get(path, headers={"X-Live-Region": region, "X-Live-State": held})
+    assert mine.status_code == 200 and len(queries) > 1

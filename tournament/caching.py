@@ -82,12 +82,16 @@ class VersionedPageMixin:
             if unchanged is not None:
                 unchanged.headers["ETag"] = etag
                 return unchanged
-        response = super().get(request, *args, **kwargs)
+        response = self.early_response() or super().get(request, *args, **kwargs)
         if etag is not None and response.status_code == 200:
             response.headers["ETag"] = etag
             patch_cache_control(response, no_cache=True)  # ask again each time: 304 or the page
         patch_vary_headers(response, ["X-Live-Region", "X-Live-State"])
         return response
+
+    def early_response(self) -> HttpResponse | None:
+        """An answer found before the page's context is made (LiveMixin), or None."""
+        return None
 
 
 class LiveMixin(VersionedPageMixin):
@@ -110,15 +114,38 @@ class LiveMixin(VersionedPageMixin):
             live_cache().set(kept, region.state, LIVE_STATE_SECONDS)
         return region
 
+    def live_keys(self, region_id: str) -> tuple[str, str]:
+        """The state the phone holds, and the key under which this version's state of the
+        region is kept."""
+        held = self.request.headers.get("X-Live-State", "")[:40]
+        asked = f"{region_id}|{self.request.get_full_path()}|{get_language()}"
+        return held, f"live-now:{live.digest(asked)}:{version_key(self.event)}"
+
+    def early_response(self) -> HttpResponse | None:
+        """A phone's region answered from what an earlier phone's request left in the cache,
+        before any of the page's queries: during play, the answer of nearly every poll."""
+        asked = self.request.headers.get("X-Live-Region")
+        if asked not in self.live_regions or self.request.user.is_authenticated:
+            return None
+        held, now_key = self.live_keys(asked)
+        current = live_cache().get(now_key)
+        if current is None:
+            return None
+        if held == current:
+            answer = live.answer(None, held, None)
+        else:
+            answer = live_cache().get(f"live-answer:{held}:{current}")
+        if answer is None:
+            return None
+        return HttpResponse(answer, content_type="application/json")
+
     def live_answer(self, region_id: str, context) -> bytes:
         """The JSON a phone holding the state it names gets: its changes, computed once for
         every phone holding that state at this version of the event."""
         request = self.request
-        held = request.headers.get("X-Live-State", "")[:40]
+        held, now_key = self.live_keys(region_id)
         if request.user.is_authenticated:  # a director's region carries their own controls
             return live.answer(held_state(held), held, self.live_region(region_id, context))
-        asked = f"{region_id}|{request.get_full_path()}|{get_language()}"
-        now_key = f"live-now:{live.digest(asked)}:{version_key(self.event)}"
         current = live_cache().get(now_key)
         if current is None:
             region = self.live_region(region_id, context)
