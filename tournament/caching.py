@@ -19,6 +19,7 @@ the part asked for). Three things follow:
 from __future__ import annotations
 
 import hashlib
+import threading
 
 from django.conf import settings
 from django.contrib import messages
@@ -121,6 +122,15 @@ class LiveMixin(VersionedPageMixin):
         asked = f"{region_id}|{self.request.get_full_path()}|{get_language()}"
         return held, f"live-now:{live.digest(asked)}:{version_key(self.event)}"
 
+    def get(self, request, *args, **kwargs):
+        asked = request.headers.get("X-Live-Region")
+        if asked not in self.live_regions or request.user.is_authenticated:
+            return super().get(request, *args, **kwargs)
+        # The phones asking for a region just changed wait for the first one's render instead
+        # of each rendering it (a saved round: dozens of phones within the same 100 ms).
+        with one_at_a_time(self.live_keys(asked)[1]):
+            return super().get(request, *args, **kwargs)
+
     def early_response(self) -> HttpResponse | None:
         """A phone's region answered from what an earlier phone's request left in the cache,
         before any of the page's queries: during play, the answer of nearly every poll."""
@@ -129,13 +139,8 @@ class LiveMixin(VersionedPageMixin):
             return None
         held, now_key = self.live_keys(asked)
         current = live_cache().get(now_key)
-        if current is None:
-            return None
-        if held == current:
-            answer = live.answer(None, held, None)
-        else:
-            answer = live_cache().get(f"live-answer:{held}:{current}")
-        if answer is None:
+        answer = current and kept_answer(held, current)
+        if not answer:
             return None
         return HttpResponse(answer, content_type="application/json")
 
@@ -147,21 +152,13 @@ class LiveMixin(VersionedPageMixin):
         if request.user.is_authenticated:  # a director's region carries their own controls
             return live.answer(held_state(held), held, self.live_region(region_id, context))
         current = live_cache().get(now_key)
-        if current is None:
-            region = self.live_region(region_id, context)
-            current = region.state_id
-            live_cache().set(now_key, current, LIVE_STATE_SECONDS)
-        else:
-            region = None
-        if held == current:
-            return live.answer(None, held, None)
-        answer_key = f"live-answer:{held}:{current}"
-        answer = live_cache().get(answer_key)
-        if answer is None:
-            region = region or self.live_region(region_id, context)
-            answer = live.answer(held_state(held), held, region)
-            live_cache().set(answer_key, answer, LIVE_STATE_SECONDS)
-        return answer
+        answer = current and kept_answer(held, current)
+        if answer:
+            return answer
+        region = self.live_region(region_id, context)
+        live_cache().set(f"live-region:{region.state_id}", region, LIVE_STATE_SECONDS)
+        live_cache().set(now_key, region.state_id, LIVE_STATE_SECONDS)
+        return kept_answer(held, region.state_id, region)
 
     def render_to_response(self, context, **response_kwargs):
         asked = self.request.headers.get("X-Live-Region")
@@ -177,6 +174,36 @@ LIVE_STATE_SECONDS = 10 * 60
 
 def live_cache():
     return caches["live"]
+
+
+def kept_answer(held: str, current: str, region: live.Region | None = None) -> bytes | None:
+    """The answer for a phone holding ``held`` when the region's state is ``current``: kept
+    once computed, from the region as it is now (``region``, or as kept); None when the
+    region is no longer kept."""
+    if held == current:
+        return live.answer(None, held, None)
+    key = f"live-answer:{held}:{current}"
+    answer = live_cache().get(key)
+    if answer is None:
+        region = region or live_cache().get(f"live-region:{current}")
+        if region is None:
+            return None
+        answer = live.answer(held_state(held), held, region)
+        live_cache().set(key, answer, LIVE_STATE_SECONDS)
+    return answer
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def one_at_a_time(key: str) -> threading.Lock:
+    """A lock of this process for ``key`` (forgotten by the thousand: a lock dropped while
+    held only lets a second request render what the first is rendering)."""
+    with _LOCKS_GUARD:
+        if len(_LOCKS) >= 1000:
+            _LOCKS.clear()
+        return _LOCKS.setdefault(key, threading.Lock())
 
 
 def held_state(held: str) -> live.State | None:
