@@ -1,9 +1,14 @@
-"""The standings' rows written in Python (scoring/templatetags/standings_tags.py) are the
-markup the template wrote before, byte for byte, escaping included."""
+"""The standings' and the results' rows written in Python (scoring/templatetags/
+standings_tags.py) are the markup the templates wrote before, byte for byte, escaping
+included."""
 
+from types import SimpleNamespace
+
+import pytest
 from django.template import Context, Template
 
-from scoring.templatetags.standings_tags import standings_rows
+from scoring.templatetags.standings_tags import results_rows, standings_rows
+from tournament.models import Medal
 
 # The row as templates/scoring/_standings_table.html wrote it in the template language.
 TEMPLATE_ROW = Template(
@@ -44,3 +49,32 @@ def test_the_rows_are_the_templates_markup():
     assert written == TEMPLATE_ROW.render(Context({"plain_rows": rows}))
     assert "O&#x27;Brien &amp; &lt;Sons&gt; &quot;Jr&quot;" in written
     assert standings_rows([]) == ""
+
+
+# A stage's results as templates/scoring/_results_live.html wrote them.
+TEMPLATE_RESULTS = Template(
+    "{% for r, outcome, text in rows %}"
+    '<!--k--><tr data-k="{{ text.key }}"{% if text.rank %} data-rank="{{ text.rank }}"{% endif %}>'
+    "<td{% if text.rank %} data-place{% endif %}>{{ text.place }}</td>"
+    '<td class="player-name">{{ r.player.name }}</td><td class="fold-narrow">{{ text.table }}</td>'
+    '<td class="text-end">{{ text.total }}</td>'
+    '{% if medals %}<td class="medal-cell">{% if stage.closed %}{{ outcome }}{% endif %}</td>'
+    "{% endif %}</tr><!--/k-->{% endfor %}"
+)
+
+
+@pytest.mark.parametrize("medals", [False, True])
+@pytest.mark.parametrize("closed", [False, True])
+def test_the_results_rows_are_the_templates_markup(medals, closed):
+    def result(name, outcome, **text):
+        base = {"key": "s1p1", "rank": "20", "place": "1", "table": "3", "total": "20"}
+        return (SimpleNamespace(player=SimpleNamespace(name=name)), outcome, base | text)
+
+    rows = [
+        result("Ann Lee", Medal.GOLD.label),  # a lazy translation, as the page has it
+        result("O'Brien & <Sons>", "playoff pending", key="s1p2", rank="", place="T2"),
+        result("Zoë", "", key="s1p3", rank="31", place="3", total="—"),
+    ]
+    stage = SimpleNamespace(closed=closed)
+    context = Context({"rows": rows, "medals": medals, "stage": stage})
+    assert results_rows(rows, medals, closed) == TEMPLATE_RESULTS.render(context)
