@@ -23,22 +23,25 @@ ROW = (
 )
 
 
+def escaped(values: dict) -> dict[str, str]:
+    return {name: escape(str(value)) for name, value in values.items()}
+
+
+def rank_marks(rank: str) -> dict[str, str]:
+    """A row's data-rank and its place cell's data-place, when it has a rank: the page numbers
+    the places from it (static/js/live.js)."""
+    if not rank:
+        return {"rank": "", "place_mark": ""}
+    return {"rank": f' data-rank="{rank}"', "place_mark": " data-place"}
+
+
 @register.simple_tag
 def standings_rows(rows) -> str:
     """The rows of ``scoring.lists.standings_rows``, every value escaped."""
     out = []
     for row in rows:
-        values = {name: escape(str(value)) for name, value in row.items()}
-        rank = values["rank"]
-        out.append(
-            ROW.format_map(
-                values
-                | {
-                    "rank": f' data-rank="{rank}"' if rank else "",
-                    "place_mark": " data-place" if rank else "",
-                }
-            )
-        )
+        values = escaped(row)
+        out.append(ROW.format_map(values | rank_marks(values["rank"])))
     return mark_safe("".join(out))  # noqa: S308 (every value escaped above)
 
 
@@ -56,18 +59,11 @@ def results_rows(rows, medals: bool, closed: bool) -> str:
     text), every value escaped."""
     out = []
     for row, outcome, text in rows:
-        rank = escape(text["rank"])
+        values = escaped(text)
         medal = escape(str(outcome)) if closed else ""
-        out.append(
-            RESULT_ROW.format(
-                key=escape(text["key"]),
-                rank=f' data-rank="{rank}"' if rank else "",
-                place_mark=" data-place" if rank else "",
-                place=escape(text["place"]),
-                name=escape(row.player.name),
-                table=escape(text["table"]),
-                total=escape(text["total"]),
-                medal=f'<td class="medal-cell">{medal}</td>' if medals else "",
-            )
-        )
+        values |= rank_marks(values["rank"]) | {
+            "name": escape(row.player.name),
+            "medal": f'<td class="medal-cell">{medal}</td>' if medals else "",
+        }
+        out.append(RESULT_ROW.format_map(values))
     return mark_safe("".join(out))  # noqa: S308 (every value escaped above)
