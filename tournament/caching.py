@@ -83,7 +83,7 @@ class VersionedPageMixin:
             if unchanged is not None:
                 unchanged.headers["ETag"] = etag
                 return unchanged
-        response = self.early_response() or super().get(request, *args, **kwargs)
+        response = self.early_response() or self.page_response(request, *args, **kwargs)
         if etag is not None and response.status_code == 200:
             response.headers["ETag"] = etag
             patch_cache_control(response, no_cache=True)  # ask again each time: 304 or the page
@@ -93,6 +93,10 @@ class VersionedPageMixin:
     def early_response(self) -> HttpResponse | None:
         """An answer found before the page's context is made (LiveMixin), or None."""
         return None
+
+    def page_response(self, request, *args, **kwargs):
+        """The page (or the part asked for), made from its context."""
+        return super().get(request, *args, **kwargs)
 
 
 class LiveMixin(VersionedPageMixin):
@@ -110,9 +114,8 @@ class LiveMixin(VersionedPageMixin):
 
     def live_region(self, region_id: str, context) -> live.Region:
         region = live.split(render_to_string(self.live_regions[region_id], context, self.request))
-        kept = f"live-state:{region.state_id}"
-        if live_cache().get(kept) is None:  # what a phone given this region will say it holds
-            live_cache().set(kept, region.state, LIVE_STATE_SECONDS)
+        # What a phone given this region will say it holds.
+        live_cache().add(f"live-state:{region.state_id}", region.state, LIVE_STATE_SECONDS)
         return region
 
     def live_keys(self, region_id: str) -> tuple[str, str]:
@@ -122,14 +125,15 @@ class LiveMixin(VersionedPageMixin):
         asked = f"{region_id}|{self.request.get_full_path()}|{get_language()}"
         return held, f"live-now:{live.digest(asked)}:{version_key(self.event)}"
 
-    def get(self, request, *args, **kwargs):
+    def page_response(self, request, *args, **kwargs):
         asked = request.headers.get("X-Live-Region")
         if asked not in self.live_regions or request.user.is_authenticated:
-            return super().get(request, *args, **kwargs)
-        # The phones asking for a region just changed wait for the first one's render instead
-        # of each rendering it (a saved round: dozens of phones within the same 100 ms).
+            return super().page_response(request, *args, **kwargs)
+        # Not in the cache: the phones asking for a region just changed wait for the first
+        # one's render instead of each rendering it (a saved round: dozens of phones within the
+        # same 100 ms); live_answer then finds it in the cache.
         with one_at_a_time(self.live_keys(asked)[1]):
-            return super().get(request, *args, **kwargs)
+            return super().page_response(request, *args, **kwargs)
 
     def early_response(self) -> HttpResponse | None:
         """A phone's region answered from what an earlier phone's request left in the cache,
