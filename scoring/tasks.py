@@ -94,7 +94,7 @@ def ratings_changed(sender=None, **kwargs) -> None:
     try:
         compute_ratings.enqueue()
     except Exception:
-        ratings_service.withdraw_request()  # the next change asks again
+        ratings_service.begin_asked()  # not enqueued: the next change asks again
         raise
 
 

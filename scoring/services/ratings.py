@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -59,17 +61,12 @@ def replay(history: History) -> _Rows:
     ratings: dict[int, rule.Rating] = {}
     points: list[tuple[int, int, int, rule.Rating]] = []
     events: dict[int, int] = {}
-    games = history.games
-    i = 0
-    while i < len(games):
-        event = games[i].event
+    for event, games in groupby(history.games, key=attrgetter("event")):
         played: dict[int, int] = {}  # person -> their player in this event
-        while i < len(games) and games[i].event == event:
-            game = games[i]
+        for game in games:
             ratings.update(rule.rate_game(ratings, game.totals))
             for person, player in game.players.items():
                 played.setdefault(person, player)
-            i += 1
         for person in sorted(played):
             points.append((person, event, played[person], ratings[person]))
             events[person] = events.get(person, 0) + 1
@@ -198,8 +195,3 @@ def ask_for_ratings() -> bool:
 def begin_asked() -> None:
     """The asked-for computation begins: a change from now on asks for another one."""
     RatingsState.objects.filter(pk=STATE).update(pending=False)
-
-
-def withdraw_request() -> None:
-    """The task could not be enqueued: the next change asks again."""
-    begin_asked()

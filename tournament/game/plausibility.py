@@ -24,12 +24,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
 
 from tournament.game.rules import COPIES, NVSO_TILES_DRAWN, SETS, RuleSet, default_engines
 from tournament.game.simulator.stats import simulate
-
-K = TypeVar("K")
 
 RARE = 0.999  # "once in a thousand": the share of losing hands at or under the threshold
 TYPICAL = 0.95  # "19 in 20": the typical range the question names
@@ -49,10 +46,6 @@ class Threshold:
     hands: int  # losing hands simulated
     rounds: int
     seed: int
-
-    def above(self, pips: Mapping[K, int]) -> list[K]:
-        """The cells whose count is above ``rare``: each asks for confirmation."""
-        return [key for key, value in pips.items() if value > self.rare]
 
 
 def nearest_rank(ordered: Sequence[int], share: float) -> int:

@@ -15,7 +15,7 @@ Plain Python: a player is any hashable key (the site passes a person's key).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -61,16 +61,6 @@ def rate_game(
         p: Rating(team[0].mu, team[0].sigma, r.games + 1)
         for p, r, team in zip(players, before, after, strict=True)
     }
-
-
-def replay(
-    games: Iterable[Mapping[Hashable, int]], ratings: Mapping[Hashable, Rating] | None = None
-) -> dict[Hashable, Rating]:
-    """Every player's rating after ``games`` (each a player -> game total), in their order."""
-    out = dict(ratings or {})
-    for totals in games:
-        out.update(rate_game(out, totals))
-    return out
 
 
 def expected_places(ratings: Sequence[Rating]) -> list[tuple[int, float]]:
