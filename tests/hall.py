@@ -1,20 +1,22 @@
 """`make hall` as a director starts it, and phones using it over plain HTTP.
 
-``Hall`` runs the README's `make hall` in a folder of its own (its SQLite database, backups,
-secret key and static files there; a free port on 127.0.0.1), waits until it answers, and
-stops it. ``Phone`` is a browser's worth of HTTP: cookies, the login form, a table's entry
-form filled in and posted as the page holds it. Used by tests/test_hall.py and by the
-measurement `python -m tests.hall_load` (20 scorekeepers at once against the served site).
+``Hall`` runs the README's `make hall` in a folder of its own (its SQLite database, backups and
+secret key there; a free port on 127.0.0.1; the static files collected once per test worker),
+waits until it answers, and stops it. ``Phone`` is a browser's worth of HTTP: cookies, the login
+form, a table's entry form filled in and posted as the page holds it. Used by tests/test_hall.py
+and by `python -m tests.hall_load` (20 scorekeepers at once against the served site).
 """
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import os
 import re
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from html.parser import HTMLParser
@@ -24,6 +26,12 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 300  # `make hall` may have packages to install first
 PORT_TRIES = 3  # ports tried, when the one chosen is taken before the hall binds it
+# The static files the halls of this checkout and test worker serve: collected by the first
+# hall, as `make hall` collects them again only when a file changed (a director's second start).
+STATIC_ROOT = Path(tempfile.gettempdir()) / (
+    f"hall-static-{hashlib.blake2b(str(ROOT).encode(), digest_size=4).hexdigest()}"
+    f"-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+)
 LEFT_OUT = ("DEBUG", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL")
 
 
@@ -54,7 +62,7 @@ class Hall:
             "HOST": f"127.0.0.1:{self.port}",
             "BACKUP_DIR": str(self.backups),
             "HALL_SECRET_KEY_FILE": str(folder / "secret-key"),
-            "STATIC_ROOT": str(folder / "static"),
+            "STATIC_ROOT": str(STATIC_ROOT),
             **env,
         }
         self.output: list[str] = []

@@ -4,11 +4,13 @@ backed up; then twenty scorekeepers save their tables' 13 rounds at once against
 process, on SQLite: no error, every round stored once."""
 
 import json
+import os
+import subprocess
 import time
 
 import pytest
 
-from tests.hall import Hall, Phone, hall_event, rounds_stored, scorekeepers_at_once
+from tests.hall import ROOT, Hall, Phone, hall_event, rounds_stored, scorekeepers_at_once
 
 PASSWORD = "hall-trial-pass-phrase-7"  # noqa: S105 (a throwaway database's logins)
 
@@ -90,3 +92,28 @@ def test_stopping_the_hall_backs_up_the_changes_still_waiting_for_their_turn(tmp
     last = json.loads(written[-1].read_text())
     rounds = [r for t in last["stages"][0]["tables"] for r in t["rounds"]]
     assert [0, 1, 2, 3] in [list(r["pips"].values()) for r in rounds]
+
+
+def test_make_hall_collects_the_static_files_again_only_when_one_changed(tmp_path):
+    """A hall started again serves the files collected at its last start, unless a file of
+    static/ (or an installed package) is newer than that collection."""
+    collected = tmp_path / "static"
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS")}
+
+    def collects() -> bool:
+        planned = subprocess.run(  # noqa: S603 (the README's command, dry run)
+            ["make", "--no-print-directory", "-n", "hall"],  # noqa: S607
+            cwd=ROOT,
+            env={**env, "STATIC_ROOT": str(collected)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return "collectstatic" in planned
+
+    assert collects()  # never collected
+    collected.mkdir()
+    (collected / ".collected").touch()
+    assert not collects()  # collected after every file's last change
+    os.utime(collected / ".collected", (0, 0))  # collected before the files last changed
+    assert collects()
