@@ -14,10 +14,13 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
   standings, some a table's page, the bracket, the results, a big screen. Each loads its page
   once, reads from it what live.js and clock.js read (the version, where to ask it, how often,
   the live regions and the state of each, the clock's clock.json), then, on a timer of its
-  own (each phone's started at its own moment), asks /e/<slug>/version.json every
-  LIVE_REFRESH_SECONDS; when the version moved, it asks clock.json and each live region with
-  the state it holds (``X-Live-Region``, ``X-Live-State``), and keeps the state answered;
-  clock.js's own reading every 15 seconds too. A phone is one keep-alive HTTP/1.1 connection
+  own (each phone's started at its own moment), asks its page every LIVE_REFRESH_SECONDS
+  whether the version moved (``X-Live-Version``, and the state of each region it holds:
+  ``X-Live-States``; a page without regions asks /e/<slug>/version.json); when it moved, it
+  reads the regions' changes in that answer, asks clock.json, and asks alone each region
+  the answer could not bring up to date, with the state it holds (``X-Live-Region``,
+  ``X-Live-State``), and keeps the state answered; clock.js's own reading every 15 seconds
+  too. A phone is one keep-alive HTTP/1.1 connection
   (opened again when the server closed it), sending the headers a phone's browser sends. The
   bytes it receives are counted as they come over the wire: status line, headers and body.
 - The writer, a director logged in, saves a round every second at the tables in turn through
@@ -100,6 +103,8 @@ def request_kind(environ) -> str:
     path, region = environ.get("PATH_INFO", ""), environ.get("HTTP_X_LIVE_REGION")
     if region:
         return f"region {region}"
+    if "HTTP_X_LIVE_VERSION" in environ:
+        return "check"
     if path.endswith(("/version.json", "/clock.json")):
         return path.rsplit("/", 1)[1]
     if path.endswith("/enter/"):
@@ -445,20 +450,43 @@ class Phone(Browser):
         self.tallies.clear()
         self.wire.connects = 0
 
-    def json(self, kind: str, path: str) -> dict | None:
-        answer = self.request(kind, "GET", path, {"Referer": f"http://{self.host}{self.path}"})
+    def json(self, kind: str, path: str, headers=None) -> dict | None:
+        headers = {"Referer": f"http://{self.host}{self.path}", **(headers or {})}
+        answer = self.request(kind, "GET", path, headers)
         return json.loads(answer.body) if answer.status == 200 else None
 
     def check(self) -> None:
-        """live.js's check(): the version; when it moved, each region brought up to date."""
-        answer = self.json("version.json", self.version_url)
+        """live.js's check(): one request to the page, the version and, when it moved, each
+        region's changes since the state held (a page without regions asks version.json); a
+        region the answer could not bring up to date asks alone."""
+        if not self.regions:
+            answer = self.json("version.json", self.version_url)
+        else:
+            states = ",".join(f"{region}={held}" for region, held in self.regions.items())
+            headers = {"X-Live-Version": self.shown, "X-Live-States": states}
+            answer = self.json("check", self.path, headers)
         if answer is None or str(answer["version"]) == self.shown:
             return
         for url in self.clocks:  # "live-changed": clock.js reads clock.json again
             self.json("clock.json", url)
-        brought = [self.refresh_region(region) for region in list(self.regions)]
+        answered = answer.get("regions", {})
+        brought = [
+            self.take(region, answered[region], 0)
+            if region in answered
+            else self.refresh_region(region)
+            for region in list(self.regions)
+        ]
         if all(brought):  # else the version is asked again, and the regions, at the next check
             self.shown = str(answer["version"])
+
+    def take(self, region: str, body: dict, received: int) -> bool:
+        held = self.regions[region]
+        same = body["state"] == held
+        self.answers[region, "whole" if "html" in body else "unchanged" if same else "pieces"] += 1
+        if "html" in body:
+            self.whole_bytes += received or len(json.dumps(body))
+        self.regions[region] = body["state"]
+        return True
 
     def refresh_region(self, region: str) -> bool:
         held = self.regions[region]
@@ -468,13 +496,7 @@ class Phone(Browser):
         answer = self.request(f"region {region}", "GET", self.path, headers)
         if answer.status != 200:
             return False
-        body = json.loads(answer.body)
-        same = body["state"] == held
-        self.answers[region, "whole" if "html" in body else "unchanged" if same else "pieces"] += 1
-        if "html" in body:
-            self.whole_bytes += answer.received
-        self.regions[region] = body["state"]
-        return True
+        return self.take(region, json.loads(answer.body), answer.received)
 
     def follow(self, start: float, stop: threading.Event) -> None:
         """The page's timers from ``start`` (time.monotonic()) until ``stop``: a check every
@@ -732,7 +754,7 @@ def report(judged: bool, crowd, writer, kinds, wall, cpu, here) -> int:
         asked = sum(t.requests for p in group for t in p.tallies.values())
         print(f"  {name:14} {len(group):6d} {asked:8d} {got / max(saves, 1) / len(group):22,.0f}")
     sent = sum(t.sent for p in crowd for t in p.tallies.values())
-    checks = client["version.json"].requests
+    checks = client["version.json"].requests + client["check"].requests
     writing = sum(kinds.get(k, [0, 0.0])[1] for k in ("entry GET", "entry POST"))
     # The phones' share of the server's CPU, had every check their timers asked been made.
     full = writing + (cpu - writing) * (checks + skipped["check"]) / max(checks, 1)

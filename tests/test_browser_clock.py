@@ -128,14 +128,18 @@ def test_the_big_screen_shows_time_called_when_the_clock_runs_out(site, pages):
 POLL = 3  # LIVE_REFRESH_SECONDS in this test (its default)
 WITHIN = 15_000  # what Playwright waits at most; the polls are counted, not the seconds
 
-# Counts the page's asks of the event's version (static/js/live.js) and, at each change of a
+# Counts the page's asks of the event's version (static/js/live.js: version.json, or the page
+# itself with X-Live-Version) and, at each change of a
 # clock's state, how many it had made: a change must come with the first ask after the press.
 POLLS = """(() => {
   window.__polls = 0;
   window.__changes = [];
   const original = window.fetch;
   window.fetch = function (input, init) {
-    if (String(input.url || input).includes("version.json")) window.__polls += 1;
+    const headers = (init && init.headers) || {};
+    if (String(input.url || input).includes("version.json") || headers["X-Live-Version"]) {
+      window.__polls += 1;
+    }
     return original.apply(this, arguments);
   };
   document.addEventListener("DOMContentLoaded", () => {

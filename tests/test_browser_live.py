@@ -40,7 +40,7 @@ def test_a_saved_round_shows_on_an_open_phone_within_5_seconds(site, pages):
     last = phone.locator("#standings tr", has_text=players[3].name).locator("td").nth(4)
     expect(last).to_have_text("—")  # no round yet
     requests = []
-    phone.on("request", lambda request: requests.append(request.url))
+    phone.on("request", lambda request: requests.append(request.headers))
 
     desk = pages()  # another context: the director at the table's entry page
     desk.goto(site["url"] + "/director/e/spring/1/table/1/enter/")
@@ -56,5 +56,9 @@ def test_a_saved_round_shows_on_an_open_phone_within_5_seconds(site, pages):
     expect(phone.locator("#live-tables")).to_contain_text("1 round")
     assert phone.evaluate("window.notReloaded") is True  # swapped in place, not reloaded
     assert phone.evaluate("window.scrollY") == scrolled
-    assert any("version.json" in url for url in requests)
+    # The page asked itself whether the event moved, with the state of its regions.
+    assert any(
+        "x-live-version" in headers and "live-standings=" in headers.get("x-live-states", "")
+        for headers in requests
+    )
     phone.screenshot(path=b.artifact("standings-live-phone.png"))

@@ -56,6 +56,16 @@ def save_round(client, table: Table, values=None) -> None:
     assert client.post(url, form).status_code == 302
 
 
+def region_answers(response) -> list[tuple[str, dict]]:
+    """The regions' answers a response of a live page carried: a check's, or one region's."""
+    headers = response.request.headers
+    if headers.get("x-live-region"):
+        return [(headers["x-live-region"], response.json())]
+    if "x-live-version" in headers:
+        return list(response.json().get("regions", {}).items())
+    return []
+
+
 def caught_up(phone, event: Event) -> None:
     """Wait until the phone's page shows the event's version: every region brought up."""
     version = str(Event.objects.get(pk=event.pk).version)
@@ -214,14 +224,7 @@ def test_a_cumulative_events_standings_follow_by_their_changed_rows(
     phones = {}
     for path in watched:
         phone = pages(**b.PHONE)
-        phone.on(
-            "response",
-            lambda r: (
-                answers.append((r.request.headers["x-live-region"], r.json()))
-                if r.request.headers.get("x-live-region")
-                else 0
-            ),
-        )
+        phone.on("response", lambda response: answers.extend(region_answers(response)))
         phone.goto(live_server.url + path)
         phones[path] = phone
     tables = list(Table.objects.filter(stage__event=event).order_by("number"))

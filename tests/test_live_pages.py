@@ -252,3 +252,67 @@ def test_a_second_phone_asking_the_same_is_answered_before_the_pages_queries(
     with CaptureQueriesContext(connection) as queries:
         mine = director_client.get(path, headers={"X-Live-Region": region, "X-Live-State": held})
     assert mine.status_code == 200 and len(queries) > 1
+
+
+def check(path: str, version, states: dict[str, str], client=None):
+    """What static/js/live.js asks its page every few seconds: the version it shows and the
+    state of each region it holds, in one request."""
+    headers = {
+        "X-Live-Version": str(version),
+        "X-Live-States": ",".join(f"{region}={held}" for region, held in states.items()),
+    }
+    response = (client or Client()).get(path, headers=headers)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    return response
+
+
+def version_of(page: str) -> int:
+    return int(re.search(r'data-version="(\d+)"', page).group(1))
+
+
+def test_a_pages_check_brings_every_region_in_one_request(
+    director_client, played, django_assert_num_queries
+):
+    page = Client().get("/e/spring/1/").content.decode()
+    shown = version_of(page)
+    held = {region: state_of(page, region) for region in ("live-standings", "live-tables")}
+    sheet = Client().get("/e/spring/1/table/2/").content.decode()
+    with django_assert_num_queries(1):  # nothing changed: the event's one query
+        assert check("/e/spring/1/", shown, held).json() == {"version": shown}
+    enter(director_client, table_one(), [7, 0, 1, 2])
+    answer = check("/e/spring/1/", shown, held).json()
+    assert answer["version"] == shown + 1
+    # Each region's changes, as each asked alone would get them.
+    assert answer["regions"] == {
+        region: part("/e/spring/1/", region, held[region]) for region in held
+    }
+    assert set(answer["regions"]["live-tables"]["pieces"]) == {f"t{table_one().pk}"}
+    with django_assert_num_queries(1):  # the next phone in the same state: from the cache
+        assert check("/e/spring/1/", shown, held).json() == answer
+    # A state the server never gave: that region whole, the other its changes.
+    other = check("/e/spring/1/", shown, {**held, "live-tables": "0123456789abcdef01"}).json()
+    assert "html" in other["regions"]["live-tables"]
+    assert other["regions"]["live-standings"] == answer["regions"]["live-standings"]
+    # Another table's page, and a director's check (their own controls: rendered for them).
+    table_two = {"live-sheet": state_of(sheet, "live-sheet")}
+    assert check("/e/spring/1/table/2/", version_of(sheet), table_two).json() == {
+        "version": version_of(sheet) + 1,
+        "regions": {"live-sheet": {"state": table_two["live-sheet"]}},
+    }
+    mine = check("/e/spring/1/", shown, held, director_client).json()
+    assert set(mine["regions"]) == set(held) and mine["version"] == shown + 1
+
+
+@pytest.mark.parametrize(
+    "states",
+    ["", "nonsense", "=,=x,live-standings", "live-bracket=abc", "live-tables=" + "9" * 500],
+)
+def test_a_check_saying_nonsense_gets_the_version_or_the_whole_region(played, states):
+    page = Client().get("/e/spring/1/").content.decode()
+    headers = {"X-Live-Version": "not a number", "X-Live-States": states}
+    response = Client().get("/e/spring/1/", headers=headers)
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["version"] == version_of(page)
+    for region, body in answer.get("regions", {}).items():
+        assert region in ("live-standings", "live-tables") and "html" in body

@@ -11,8 +11,9 @@ the part asked for). Three things follow:
   Only for visitors who are not logged in and have no message waiting: a director's page
   carries buttons, a form token and messages that are not a function of the version.
 - ``LiveMixin``: the page's live regions (``live_regions``: element id -> template) are served
-  alone (static/js/live.js asks /e/<slug>/version.json every few seconds and, when the
-  version moved, fetches each region), as the changes from the state the phone holds
+  without the page (static/js/live.js asks the page every few seconds whether the version
+  moved, with the state of each region it holds: one request, answered from the cache before
+  the page's context is made), as the changes from the state the phone holds
   (tournament/live.py): a saved round sends a few rows, whatever the event's size.
 """
 
@@ -36,6 +37,9 @@ from django.views.decorators.cache import never_cache
 
 from tournament import live
 from tournament.models import Event
+
+# What a live page's requests say of the part asked for (LiveMixin): the answer varies with them.
+LIVE_HEADERS = ["X-Live-Version", "X-Live-States", "X-Live-Region", "X-Live-State"]
 
 
 def version_key(event: Event) -> str:
@@ -69,8 +73,7 @@ class VersionedPageMixin:
             [
                 request.get_full_path(),
                 get_language() or "",
-                request.headers.get("X-Live-Region", ""),
-                request.headers.get("X-Live-State", ""),
+                *(request.headers.get(name, "") for name in LIVE_HEADERS),
             ]
         )
         digest = hashlib.sha256(asked.encode()).hexdigest()[:16]
@@ -87,7 +90,7 @@ class VersionedPageMixin:
         if etag is not None and response.status_code == 200:
             response.headers["ETag"] = etag
             patch_cache_control(response, no_cache=True)  # ask again each time: 304 or the page
-        patch_vary_headers(response, ["X-Live-Region", "X-Live-State"])
+        patch_vary_headers(response, LIVE_HEADERS)
         return response
 
     def early_response(self) -> HttpResponse | None:
@@ -101,9 +104,14 @@ class VersionedPageMixin:
 
 class LiveMixin(VersionedPageMixin):
     """A public page whose ``live_regions`` (element id -> template) follow the event: the
-    page shows each through ``{% live_region %}`` (tournament/templatetags/live_tags.py), and
-    a phone asking for one (``X-Live-Region``) gets its changes since the state it holds
-    (``X-Live-State``) as JSON."""
+    page shows each through ``{% live_region %}`` (tournament/templatetags/live_tags.py).
+
+    A phone's page asks it whether anything changed (``X-Live-Version``: the version it shows;
+    ``X-Live-States``: each region's id and the state it holds, "id=state,id=state"): one
+    request, answered ``{"version": n}`` while the event has not moved, else with every
+    region's changes since the state held (``"regions": {id: answer}``, tournament/live.py).
+    A region alone (``X-Live-Region``, ``X-Live-State``) gets its answer alone: the page asks
+    so for a region the check could not bring up to date."""
 
     live_regions: dict[str, str] = {}
 
@@ -118,43 +126,70 @@ class LiveMixin(VersionedPageMixin):
         live_cache().add(f"live-state:{region.state_id}", region.state, LIVE_STATE_SECONDS)
         return region
 
-    def live_keys(self, region_id: str) -> tuple[str, str]:
-        """The state the phone holds, and the key under which this version's state of the
-        region is kept."""
-        held = self.request.headers.get("X-Live-State", "")[:40]
+    def live_asked(self) -> dict[str, str] | None:
+        """The regions asked for, each with the state the phone holds; None when the request
+        asks for the page itself."""
+        headers = self.request.headers
+        if "X-Live-Version" in headers:
+            asked = {}
+            for part in headers.get("X-Live-States", "").split(",")[: len(self.live_regions)]:
+                region_id, _, held = part.partition("=")
+                if region_id in self.live_regions:
+                    asked[region_id] = held[:40]
+            return asked
+        region_id = headers.get("X-Live-Region")
+        if region_id not in self.live_regions:
+            return None
+        return {region_id: headers.get("X-Live-State", "")[:40]}
+
+    def live_response(self, answers: dict[str, bytes]) -> HttpResponse:
+        """The regions' answers as the phone asked for them: a check's, or one region's."""
+        if "X-Live-Version" in self.request.headers:
+            body = live.check_answer(self.event.version, answers)
+        else:
+            [body] = answers.values()
+        return HttpResponse(body, content_type="application/json")
+
+    def now_key(self, region_id: str) -> str:
+        """The key under which this version's state of the region is kept."""
         asked = f"{region_id}|{self.request.get_full_path()}|{get_language()}"
-        return held, f"live-now:{live.digest(asked)}:{version_key(self.event)}"
+        return f"live-now:{live.digest(asked)}:{version_key(self.event)}"
 
     def page_response(self, request, *args, **kwargs):
-        asked = request.headers.get("X-Live-Region")
-        if asked not in self.live_regions or request.user.is_authenticated:
+        asked = self.live_asked()
+        if not asked or request.user.is_authenticated:
             return super().page_response(request, *args, **kwargs)
         # Not in the cache: the phones asking for a region just changed wait for the first
         # one's render instead of each rendering it (a saved round: dozens of phones within the
         # same 100 ms); live_answer then finds it in the cache.
-        with one_at_a_time(self.live_keys(asked)[1]):
+        with one_at_a_time(self.now_key(next(iter(asked)))):
             return super().page_response(request, *args, **kwargs)
 
     def early_response(self) -> HttpResponse | None:
-        """A phone's region answered from what an earlier phone's request left in the cache,
-        before any of the page's queries: during play, the answer of nearly every poll."""
-        asked = self.request.headers.get("X-Live-Region")
-        if asked not in self.live_regions or self.request.user.is_authenticated:
+        """A check while the event has not moved, or the regions a phone asks for answered
+        from what an earlier phone's request left in the cache, before any of the page's
+        queries: during play, the answer of nearly every poll."""
+        asked = self.live_asked()
+        if asked is None:
             return None
-        held, now_key = self.live_keys(asked)
-        current = live_cache().get(now_key)
-        answer = current and kept_answer(held, current)
-        if not answer:
+        if self.request.headers.get("X-Live-Version") == str(self.event.version) or not asked:
+            return self.live_response({})
+        if self.request.user.is_authenticated:
             return None
-        return HttpResponse(answer, content_type="application/json")
+        answers = {}
+        for region_id, held in asked.items():
+            current = live_cache().get(self.now_key(region_id))
+            answers[region_id] = current and kept_answer(held, current)
+            if not answers[region_id]:
+                return None
+        return self.live_response(answers)
 
-    def live_answer(self, region_id: str, context) -> bytes:
-        """The JSON a phone holding the state it names gets: its changes, computed once for
-        every phone holding that state at this version of the event."""
-        request = self.request
-        held, now_key = self.live_keys(region_id)
-        if request.user.is_authenticated:  # a director's region carries their own controls
+    def live_answer(self, region_id: str, held: str, context) -> bytes:
+        """The JSON a phone holding state ``held`` gets: its changes, computed once for every
+        phone holding that state at this version of the event."""
+        if self.request.user.is_authenticated:  # a director's region carries their own controls
             return live.answer(held_state(held), held, self.live_region(region_id, context))
+        now_key = self.now_key(region_id)
         current = live_cache().get(now_key)
         answer = current and kept_answer(held, current)
         if answer:
@@ -165,9 +200,11 @@ class LiveMixin(VersionedPageMixin):
         return kept_answer(held, region.state_id, region)
 
     def render_to_response(self, context, **response_kwargs):
-        asked = self.request.headers.get("X-Live-Region")
-        if asked in self.live_regions:
-            return HttpResponse(self.live_answer(asked, context), content_type="application/json")
+        asked = self.live_asked()
+        if asked is not None:
+            return self.live_response(
+                {rid: self.live_answer(rid, held, context) for rid, held in asked.items()}
+            )
         context["live_html"] = {rid: self.live_region(rid, context) for rid in self.live_regions}
         return super().render_to_response(context, **response_kwargs)
 

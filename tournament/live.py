@@ -134,3 +134,12 @@ def answer(old: State | None, held: str, new: Region | None) -> bytes:
         found = changes(old, new) if old is not None else None
         body = {"state": new.state_id, **(found if found is not None else {"html": new.html})}
     return json.dumps(body, separators=(",", ":")).encode()
+
+
+def check_answer(version: int, answers: dict[str, bytes]) -> bytes:
+    """A page's check (tournament/caching.py LiveMixin): the event's version and each region's
+    answer as ``answer`` made it."""
+    regions = b",".join(json.dumps(rid).encode() + b":" + body for rid, body in answers.items())
+    if not answers:
+        return b'{"version":%d}' % version
+    return b'{"version":%d,"regions":{%s}}' % (version, regions)

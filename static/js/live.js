@@ -1,11 +1,12 @@
-// Live pages (tournament/caching.py): every few seconds (data-refresh on <body>), while the tab
-// is visible, ask the event's version (data-version-url, a few bytes). When it moved, each live
-// region of the page (data-live: the state of it this page holds) asks for its changes since
-// that state (tournament/live.py): the pieces that changed, those gone, and where moved ones now
-// stand; or the whole region when the server no longer knows that state. The reader keeps their
-// scroll position and nothing else is reloaded. "live-changed" is fired on <body> too: the stage
-// clock (static/js/clock.js) reads clock.json again, and htmx regions (a table's own entry
-// page) fetch themselves.
+// Live pages (tournament/caching.py LiveMixin): every few seconds (data-refresh on <body>), while
+// the tab is visible, the page asks itself whether the event's version moved, saying the state
+// of each live region it holds (data-live), in one request. When it moved, the answer carries
+// each region's changes since that state (tournament/live.py): the pieces that changed, those
+// gone, and where moved ones now stand; or the whole region when the server no longer knows
+// that state (a region the answer cannot bring up to date asks again alone). The reader keeps
+// their scroll position and nothing else is reloaded. "live-changed" is fired on <body> too:
+// the stage clock (static/js/clock.js) reads clock.json again, and htmx regions (a table's own
+// entry page) fetch themselves.
 //
 // A page that is not otherwise live but shows a clock (the big screen, an entry page) carries
 // the same three data- attributes on its clock (tournament/_clock.html): this asks from there,
@@ -129,36 +130,66 @@
     }
   }
 
-  async function refresh(region, whole) {
-    const headers = { "X-Live-Region": region.id };
-    if (!whole && region.dataset.live) headers["X-Live-State"] = region.dataset.live;
-    const response = await fetch(window.location.pathname + window.location.search, {
+  function ask(headers) {
+    return fetch(window.location.pathname + window.location.search, {
       credentials: "same-origin",
       cache: "no-store",
       headers: headers,
+    }).then((response) => {
+      if (!response.ok) throw new Error("live " + response.status);
+      return response.json();
     });
-    if (!response.ok) throw new Error("live region " + response.status);
-    const answer = await response.json();
+  }
+
+  // A region brought to the state answered; false when the answer does not fit what it holds.
+  function take(region, answer) {
     if (answer.html !== undefined) region.innerHTML = answer.html;
-    else if (answer.state !== region.dataset.live && !apply(region, answer)) {
-      if (whole) throw new Error("live region: no whole answer");
-      return refresh(region, true);
-    }
+    else if (answer.state !== region.dataset.live && !apply(region, answer)) return false;
     region.dataset.live = answer.state;
     number(region);
     region.dispatchEvent(new CustomEvent("live-updated", { bubbles: true }));
+    return true;
   }
+
+  async function refresh(region, whole) {
+    const headers = { "X-Live-Region": region.id };
+    if (!whole && region.dataset.live) headers["X-Live-State"] = region.dataset.live;
+    if (take(region, await ask(headers))) return;
+    if (whole) throw new Error("live region: no whole answer");
+    return refresh(region, true);
+  }
+
+  // One request: the version, and each region's changes since the state it holds (a page
+  // without regions, a clock's, asks the version alone).
+  async function read(regions) {
+    if (!regions.length) {
+      const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok) throw new Error("live version " + response.status);
+      return response.json();
+    }
+    return ask({
+      "X-Live-Version": shown,
+      "X-Live-States": regions.map((region) => region.id + "=" + (region.dataset.live || "")).join(","),
+    });
+  }
+
   async function check() {
     if (busy || document.visibilityState !== "visible") return;
     busy = true;
     try {
-      const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-      if (!response.ok) return;
-      const version = String((await response.json()).version);
+      const regions = Array.from(document.querySelectorAll("[data-live]"));
+      const answer = await read(regions);
+      const version = String(answer.version);
       if (version !== shown) {
         changed();
-        // A region that could not be brought up to date is asked again at the next check.
-        await Promise.all(Array.from(document.querySelectorAll("[data-live]")).map((region) => refresh(region, false)));
+        // A region the answer could not bring up to date asks alone; one that still cannot
+        // is asked again at the next check.
+        const answers = answer.regions || {};
+        await Promise.all(
+          regions.map((region) =>
+            answers[region.id] && take(region, answers[region.id]) ? null : refresh(region, false),
+          ),
+        );
         shown = version;
         source.dataset.version = version;
       }
