@@ -13,16 +13,16 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
 - The phones (``--phones``, 300) watch the pages people watch during play: mostly Game 1's
   standings, some a table's page, the bracket, the results, a big screen. Each loads its page
   once, reads from it what live.js and clock.js read (the version, where to ask it, how often,
-  the live regions and the state of each, the clock's clock.json), then, on a timer of its
-  own (each phone's started at its own moment), asks its page every LIVE_REFRESH_SECONDS
-  whether the version moved (``X-Live-Version``, and the state of each region it holds:
-  ``X-Live-States``; a page without regions asks /e/<slug>/version.json); when it moved, it
-  reads the regions' changes in that answer, asks clock.json, and asks alone each region
-  the answer could not bring up to date, with the state it holds (``X-Live-Region``,
-  ``X-Live-State``), and keeps the state answered; clock.js's own reading every 15 seconds
-  too. A phone is one keep-alive HTTP/1.1 connection
-  (opened again when the server closed it), sending the headers a phone's browser sends. The
-  bytes it receives are counted as they come over the wire: status line, headers and body.
+  the live regions and the state of each, the clock's clock.json and its mark), then, on a
+  timer of its own (each phone's started at its own moment), asks its page every
+  LIVE_REFRESH_SECONDS whether the version moved (``X-Live-Version``, and the state of each
+  region it holds: ``X-Live-States``; a page without regions asks /e/<slug>/version.json).
+  When it moved, it takes the regions' changes from that answer, asks clock.json unless the
+  answer said the mark of the clock it holds, and asks alone each region the answer could not
+  bring up to date (``X-Live-Region``, ``X-Live-State``); clock.js's own reading every 15
+  seconds too. A phone is one keep-alive HTTP/1.1 connection (opened again when the server
+  closed it), sending the headers a phone's browser sends. The bytes it receives are counted
+  as they come over the wire: status line, headers and body.
 - The writer, a director logged in, saves a round every second at the tables in turn through
   the entry form over HTTP, as a browser does: the form (GET, its CSRF token), the post, and
   the entry page the post redirects to; each save on a connection of its own, started at its
@@ -397,7 +397,7 @@ class Page(HTMLParser):
         super().__init__()
         self.source: dict[str, str] = {}
         self.regions: dict[str, str] = {}
-        self.clocks: list[str] = []
+        self.clocks: dict[str, str | None] = {}  # clock.json's URL -> the mark of the reading held
         self._clock_script = False  # in the first JSON script after a data-clock element
         self._clock_open = False
         self._text = ""
@@ -423,7 +423,8 @@ class Page(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "script" and self._clock_script:
             self._clock_script = False
-            self.clocks.append(json.loads(self._text)["url"])
+            config = json.loads(self._text)
+            self.clocks[config["url"]] = config["clock"].get("mark")
 
 
 class Phone(Browser):
@@ -467,8 +468,9 @@ class Phone(Browser):
             answer = self.json("check", self.path, headers)
         if answer is None or str(answer["version"]) == self.shown:
             return
-        for url in self.clocks:  # "live-changed": clock.js reads clock.json again
-            self.json("clock.json", url)
+        for url, mark in self.clocks.items():  # "live-changed": clock.js reads clock.json again
+            if not answer.get("clock") or answer["clock"] != mark:  # unless the check said its mark
+                self.read_clock(url)
         answered = answer.get("regions", {})
         brought = [
             self.take(region, answered[region], 0)
@@ -478,6 +480,11 @@ class Phone(Browser):
         ]
         if all(brought):  # else the version is asked again, and the regions, at the next check
             self.shown = str(answer["version"])
+
+    def read_clock(self, url: str) -> None:
+        reading = self.json("clock.json", url)
+        if reading is not None:
+            self.clocks[url] = reading.get("mark")
 
     def take(self, region: str, body: dict, received: int) -> bool:
         held = self.regions[region]
@@ -517,8 +524,8 @@ class Phone(Browser):
                 if timer == "check":
                     self.check()
                 else:
-                    for url in self.clocks:
-                        self.json("clock.json", url)
+                    for url in list(self.clocks):
+                        self.read_clock(url)
                 idle = time.monotonic()
                 due[timer] += every[timer]
                 while due[timer] < idle:

@@ -15,9 +15,11 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests import browser as b
+from tests.concurrency import logged_in
 from tests.factories import make_director, make_event, make_players, seat
+from tests.test_browser_live_bytes import save_round
 from tournament.models import ClockEvent, Event, Stage
-from tournament.services.clock import start_clock
+from tournament.services.clock import pause_clock, start_clock
 
 pytestmark = pytest.mark.browser
 
@@ -230,6 +232,45 @@ def test_every_screen_follows_the_directors_clock_buttons_within_one_poll(site, 
     press("Take back time called")
     everywhere("running", "Running")
     expect(digits).to_have_text(re.compile(r"^(70:00|69:[0-5]\d)$"), timeout=WITHIN)
+
+
+# Counts the clock's readings of clock.json; its 15-second reading "in case a change was
+# missed" is left out (not started), so that only what the page's checks said causes one.
+CLOCK_READS = """(() => {
+  window.__clockReads = 0;
+  const fetch = window.fetch;
+  window.fetch = function (input) {
+    if (String(input.url || input).includes("clock.json")) window.__clockReads += 1;
+    return fetch.apply(this, arguments);
+  };
+  const every = window.setInterval;
+  window.setInterval = (callback, ms, ...rest) => (ms === 15000 ? 0 : every(callback, ms, ...rest));
+})();"""
+
+
+def test_a_saved_round_leaves_the_standings_clock_unread_and_a_press_reads_it(
+    site, pages, settings
+):
+    """A round saved every second at a big event made every phone's clock read clock.json
+    again: the page's check now says the clock's mark, and the clock reads only when it moved."""
+    settings.LIVE_REFRESH_SECONDS = 1
+    stage = site["stage"]
+    start_clock(stage, site["director"])
+    public = pages(**b.PHONE)
+    public.add_init_script(CLOCK_READS)
+    public.goto(site["url"] + "/e/spring/1/")
+    expect(public.locator("[data-clock]")).to_have_attribute("data-state", "running")
+    director = logged_in(site["director"])
+    table = stage.tables.order_by("number").first()
+    for values in ([0, 5, 9, 11], [3, 0, 8, 60]):
+        save_round(director, table, values)
+        version = Event.objects.get(slug="spring").version
+        expect(public.locator("body")).to_have_attribute("data-version", str(version))
+    expect(public.locator("#live-standings")).to_contain_text("71")  # 11 + 60
+    assert public.evaluate("window.__clockReads") == 0
+    pause_clock(stage, site["director"])
+    expect(public.locator("[data-clock]")).to_have_attribute("data-state", "paused")
+    assert public.evaluate("window.__clockReads") == 1
 
 
 def test_a_page_the_browser_kept_reads_the_clock_again_at_once(site, pages):

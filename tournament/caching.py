@@ -145,10 +145,16 @@ class LiveMixin(VersionedPageMixin):
     def live_response(self, answers: dict[str, bytes]) -> HttpResponse:
         """The regions' answers as the phone asked for them: a check's, or one region's."""
         if "X-Live-Version" in self.request.headers:
-            body = live.check_answer(self.event.version, answers)
+            extra = self.live_extra() if answers else {}
+            body = live.check_answer(self.event.version, answers, extra)
         else:
             [body] = answers.values()
         return HttpResponse(body, content_type="application/json")
+
+    def live_extra(self) -> dict:
+        """What a check's answer says besides the regions when the event moved (the page's
+        clock: StandingsView)."""
+        return {}
 
     def now_key(self, region_id: str) -> str:
         """The key under which this version's state of the region is kept."""

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.dateformat import time_format
 from django.utils.translation import gettext as _
 
+from tournament import live
 from tournament.caching import live_context
 from tournament.game.clock import ZERO, Clock, ClockState
 from tournament.game.rules import confirm_after_time
@@ -171,6 +172,13 @@ class ClockReading:
         return self.clock.timed
 
     @property
+    def mark(self) -> str:
+        """What the clock is, apart from the time passing: it changes with a button pressed,
+        minutes added, the limit edited, the stage closed (clock.js reads the clock again
+        when a live page's check says another mark)."""
+        return live.digest(repr((self.clock, self.stage.closed)))
+
+    @property
     def remaining(self) -> timedelta | None:
         """Time left; a closed stage keeps what was left when it closed."""
         if self.stage.closed and self.clock.limit is not None:
@@ -235,6 +243,7 @@ class ClockReading:
             "time_called_at": None if called_at is None else called_at.isoformat(),
             "time_called_at_text": None if called_at is None else clock_time(called_at),
             "server_time": self.now.isoformat(),
+            "mark": self.mark,
         }
 
     def config(self) -> dict:

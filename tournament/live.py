@@ -136,10 +136,11 @@ def answer(old: State | None, held: str, new: Region | None) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
-def check_answer(version: int, answers: dict[str, bytes]) -> bytes:
-    """A page's check (tournament/caching.py LiveMixin): the event's version and each region's
-    answer as ``answer`` made it."""
-    regions = b",".join(json.dumps(rid).encode() + b":" + body for rid, body in answers.items())
+def check_answer(version: int, answers: dict[str, bytes], extra: dict | None = None) -> bytes:
+    """A page's check (tournament/caching.py LiveMixin): the event's version, each region's
+    answer as ``answer`` made it, and what else the page says (``extra``)."""
+    body = json.dumps({"version": version, **(extra or {})}, separators=(",", ":")).encode()
     if not answers:
-        return b'{"version":%d}' % version
-    return b'{"version":%d,"regions":{%s}}' % (version, regions)
+        return body
+    regions = b",".join(json.dumps(rid).encode() + b":" + text for rid, text in answers.items())
+    return body[:-1] + b',"regions":{%s}}' % regions

@@ -5,6 +5,7 @@ from collections import Counter
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect
 from django.utils.functional import SimpleLazyObject
@@ -59,7 +60,7 @@ from scoring.sheets import (
     table_sheet,
 )
 from scoring.views.infractions import sheet_infractions
-from tournament.caching import LiveMixin, fragment_key
+from tournament.caching import LiveMixin, fragment_key, version_key
 from tournament.clock import read_clock
 from tournament.finals import event_plans, event_roads
 from tournament.game import formats
@@ -573,6 +574,12 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         if ctx["table_count"] > SHEETS_PER_PDF:  # one PDF of every sheet would take minutes
             ctx["sheet_blocks"] = table_blocks(ctx["table_count"])
         return ctx
+
+    def live_extra(self) -> dict:
+        """The stage's clock's mark: its clock reads clock.json again only when it changed, not
+        at every saved round (static/js/clock.js). Kept per version of the event."""
+        key = f"clock-mark:{version_key(self.event)}:{self.kwargs['stage']}"
+        return {"clock": cache.get_or_set(key, lambda: read_clock(self.stage).mark)}
 
 
 class TableSheetView(LiveMixin, TableMixin, TemplateView):

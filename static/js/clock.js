@@ -5,9 +5,10 @@
  * last_seconds}. From it this counts down (or up, untimed) with the browser's monotonic clock,
  * and re-syncs from clock.json whenever the event changed ("live-changed" on <body>, fired by
  * static/js/live.js, which asks the event's version every LIVE_REFRESH_SECONDS: every clock
- * button a director presses moves it), when the tab comes back, when the countdown reaches
- * zero (the server then says "time called"), when the page's reading is old (a page the
- * browser kept), and every 15 seconds in case a change was missed.
+ * button a director presses moves it) unless the page's check said the clock's mark (what it
+ * is apart from the time passing) is the one it holds; when the tab comes back, when the
+ * countdown reaches zero (the server then says "time called"), when the page's reading is old
+ * (a page the browser kept), and every 15 seconds in case a change was missed.
  *
  * Buttons with data-confirm ask before they submit (static/js/site.js): calling time cannot be
  * undone.
@@ -116,7 +117,11 @@
     if (Math.abs(Date.now() - Date.parse(reading.server_time)) > STALE_MS) sync();
     setInterval(render, TICK_MS);
     setInterval(sync, POLL_MS);
-    document.body.addEventListener("live-changed", sync);
+    // A live page's check says its clock's mark: a saved round leaves the clock as it is.
+    document.body.addEventListener("live-changed", (event) => {
+      const mark = event.detail && event.detail.clock;
+      if (!mark || mark !== reading.mark) sync();
+    });
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) sync();
     });

@@ -5,8 +5,8 @@
 // gone, and where moved ones now stand; or the whole region when the server no longer knows
 // that state (a region the answer cannot bring up to date asks again alone). The reader keeps
 // their scroll position and nothing else is reloaded. "live-changed" is fired on <body> too:
-// the stage clock (static/js/clock.js) reads clock.json again, and htmx regions (a table's own
-// entry page) fetch themselves.
+// the stage clock (static/js/clock.js) reads clock.json again unless the check said its clock
+// is as it holds it, and htmx regions (a table's own entry page) fetch themselves.
 //
 // A page that is not otherwise live but shows a clock (the big screen, an entry page) carries
 // the same three data- attributes on its clock (tournament/_clock.html): this asks from there,
@@ -26,9 +26,10 @@
   if (!seconds || !url) return;
   let shown = source.dataset.version;
   let busy = false;
-  function changed() {
-    if (window.htmx) window.htmx.trigger(body, "live-changed");
-    else body.dispatchEvent(new CustomEvent("live-changed", { bubbles: true }));
+  // detail: what the check said besides the regions (the clock's mark: static/js/clock.js).
+  function changed(detail) {
+    if (window.htmx) window.htmx.trigger(body, "live-changed", detail);
+    else body.dispatchEvent(new CustomEvent("live-changed", { bubbles: true, detail: detail }));
   }
 
   function byKey(root, attribute, key) {
@@ -181,7 +182,7 @@
       const answer = await read(regions);
       const version = String(answer.version);
       if (version !== shown) {
-        changed();
+        changed({ clock: answer.clock });
         // A region the answer could not bring up to date asks alone; one that still cannot
         // is asked again at the next check.
         const answers = answer.regions || {};
