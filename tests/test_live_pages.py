@@ -18,6 +18,7 @@ from scoring.services.rounds import (
     store_totals,
 )
 from scoring.sheets import table_sheet
+from scoring.views.results import StandingsView
 from tests.test_standings import shown_rows
 from tournament.models import Table
 from tournament.services.clock import call_time, start_clock
@@ -316,3 +317,35 @@ def test_a_check_saying_nonsense_gets_the_version_or_the_whole_region(played, st
     assert answer["version"] == version_of(page)
     for region, body in answer.get("regions", {}).items():
         assert region in ("live-standings", "live-tables") and "html" in body
+
+
+def test_a_check_asked_again_is_answered_before_the_page_while_the_event_stays(
+    director_client, played, monkeypatch, django_assert_num_queries
+):
+    """LiveCheckMiddleware: the second phone asking what the first asked, at the same version,
+    gets the first's answer, headers and all, without the page's view; a saved round, a
+    session or another language goes to the page."""
+    page = Client().get("/e/spring/1/").content.decode()
+    shown = version_of(page)
+    held = {region: state_of(page, region) for region in ("live-standings", "live-tables")}
+    enter(director_client, table_one(), [7, 0, 1, 2])
+    first = check("/e/spring/1/", shown, held)
+    seen = []
+    original = StandingsView.get
+    monkeypatch.setattr(StandingsView, "get", lambda *a, **k: seen.append(1) or original(*a, **k))
+    with django_assert_num_queries(1):
+        again = check("/e/spring/1/", shown, held)
+    assert again.content == first.content and seen == []
+    assert dict(again.items()) == dict(first.items())  # nosniff, Vary, ETag...
+    # In French: the page's own answer, in French (the whole region: held in English).
+    french = Client(headers={"Accept-Language": "fr"})
+    answer = check("/e/spring/1/", shown, held, french).json()
+    assert seen == [1] and "Joueur" in answer["regions"]["live-standings"]["html"]
+    # A director (a session): the page, every time.
+    check("/e/spring/1/", shown, held, director_client)
+    assert seen == [1, 1]
+    # A round saved since: the page again, then its answer kept for the next phone.
+    enter(director_client, table_one(), [3, 3, 0, 9])
+    newer = check("/e/spring/1/", shown, held)
+    assert newer.json()["version"] == shown + 2 and seen == [1, 1, 1]
+    assert check("/e/spring/1/", shown, held).content == newer.content and seen == [1, 1, 1]

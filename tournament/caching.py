@@ -15,16 +15,20 @@ the part asked for). Three things follow:
   moved, with the state of each region it holds: one request, answered from the cache before
   the page's context is made), as the changes from the state the phone holds
   (tournament/live.py): a saved round sends a few rows, whatever the event's size.
+- ``LiveCheckMiddleware``: a check another phone already asked at the event's current version
+  is answered again before the rest of Django's middleware, with the event's one query.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import caches
+from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
@@ -146,9 +150,14 @@ class LiveMixin(VersionedPageMixin):
         """The regions' answers as the phone asked for them: a check's, or one region's."""
         if "X-Live-Version" in self.request.headers:
             extra = self.live_extra() if answers else {}
-            body = live.check_answer(self.event.version, answers, extra)
-        else:
-            [body] = answers.values()
+            response = HttpResponse(
+                live.check_answer(self.event.version, answers, extra),
+                content_type="application/json",
+            )
+            # The same question at this version gets this answer (LiveCheckMiddleware).
+            response.live_version_key = version_key(self.event)
+            return response
+        [body] = answers.values()
         return HttpResponse(body, content_type="application/json")
 
     def live_extra(self) -> dict:
@@ -213,6 +222,72 @@ class LiveMixin(VersionedPageMixin):
             )
         context["live_html"] = {rid: self.live_region(rid, context) for rid in self.live_regions}
         return super().render_to_response(context, **response_kwargs)
+
+
+EVENT_PATH = re.compile(r"^/e/([-\w]+)/")
+
+
+class LiveCheckMiddleware:
+    """A live page's check (static/js/live.js; tournament/caching.py LiveMixin) asked again by
+    another phone, answered here, before the rest of the middleware, while the event is at the
+    version the first answer was made at: the event's one query, and the answer this process
+    kept, headers and all. During play this is nearly every request of the hall's phones.
+
+    The question is the whole of what the answer depends on: the address asked and its host,
+    the version and regions' states the phone holds, its language (cookie, Accept-Language).
+    A request with a session (a director, a table's phone, a message waiting) goes the whole
+    way, and only an answer of 200 that sets no cookie is kept."""
+
+    KEPT = 2000  # answers kept by a process; forgotten all at once past it
+    # question -> (the event's version_key answered at, body, headers): one for the process,
+    # whichever handler (a test client makes its own).
+    kept: dict[tuple, tuple[str, bytes, list]] = {}
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def question(self, request) -> tuple | None:
+        headers = request.headers
+        if (
+            "X-Live-Version" not in headers
+            or request.method != "GET"
+            or settings.SESSION_COOKIE_NAME in request.COOKIES  # messages live in the session
+        ):
+            return None
+        try:
+            host = request.get_host()
+        except DisallowedHost:
+            return None
+        return (
+            request.scheme,
+            host,
+            request.get_full_path(),
+            headers["X-Live-Version"],
+            headers.get("X-Live-States", ""),
+            headers.get("Accept-Language", ""),
+            request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+        )
+
+    def __call__(self, request):
+        question = self.question(request)
+        found = question and EVENT_PATH.match(request.path_info)
+        if not found:
+            return self.get_response(request)
+        kept = self.kept.get(question)
+        if kept is not None:
+            event = Event.objects.only("created", "version").filter(slug=found.group(1)).first()
+            if event is not None and version_key(event) == kept[0]:
+                response = HttpResponse(kept[1])
+                for header, value in kept[2]:
+                    response.headers[header] = value
+                return response
+        response = self.get_response(request)
+        answered_at = getattr(response, "live_version_key", None)
+        if answered_at and response.status_code == 200 and not response.cookies:
+            if len(self.kept) >= self.KEPT:
+                self.kept.clear()
+            self.kept[question] = (answered_at, response.content, list(response.items()))
+        return response
 
 
 # How long a region's state is remembered: a phone holding an older one gets the whole region.

@@ -1,5 +1,5 @@
 """Middleware of the site: the health check, the refusal of text the site cannot store, and
-the hall's sessions bound to their address."""
+the hall's sessions bound to their address (live pages' checks: tournament/caching.py)."""
 
 from __future__ import annotations
 

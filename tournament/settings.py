@@ -128,6 +128,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "tournament.middleware.HealthCheckMiddleware",  # first: no host check, redirect or session
+    "tournament.caching.LiveCheckMiddleware",  # a live page's check asked again: kept answer
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
