@@ -20,9 +20,10 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
   When it moved, it takes the regions' changes from that answer, asks clock.json unless the
   answer said the mark of the clock it holds, and asks alone each region the answer could not
   bring up to date (``X-Live-Region``, ``X-Live-State``); clock.js's own reading every 15
-  seconds too. A phone is one keep-alive HTTP/1.1 connection (opened again when the server
-  closed it), sending the headers a phone's browser sends. The bytes it receives are counted
-  as they come over the wire: status line, headers and body.
+  seconds too, until a check said the clock's mark. A phone is one keep-alive HTTP/1.1
+  connection (opened again when the server closed it), sending the headers a phone's browser
+  sends. The bytes it receives are counted as they come over the wire: status line, headers
+  and body.
 - The writer, a director logged in, saves a round every second at the tables in turn through
   the entry form over HTTP, as a browser does: the form (GET, its CSRF token), the post, and
   the entry page the post redirects to; each save on a connection of its own, started at its
@@ -438,6 +439,7 @@ class Phone(Browser):
         self.whole_bytes = 0  # received in answers that carried a whole region
         self.skipped: Counter = Counter()  # timer ticks skipped while busy
         self.late = 0.0
+        self.marked = False  # a check said the clock's mark: clock.js's 15-s reading stops
 
     def load(self) -> None:
         answer = self.request("load", "GET", self.path, {"Accept": "text/html"})
@@ -469,6 +471,7 @@ class Phone(Browser):
         if answer is None or str(answer["version"]) == self.shown:
             return
         for url, mark in self.clocks.items():  # "live-changed": clock.js reads clock.json again
+            self.marked = self.marked or bool(answer.get("clock"))
             if not answer.get("clock") or answer["clock"] != mark:  # unless the check said its mark
                 self.read_clock(url)
         answered = answer.get("regions", {})
@@ -523,7 +526,7 @@ class Phone(Browser):
                 self.late = max(self.late, time.monotonic() - max(due[timer], idle))
                 if timer == "check":
                     self.check()
-                else:
+                elif not self.marked:  # a page whose checks said the clock's mark: none
                     for url in list(self.clocks):
                         self.read_clock(url)
                 idle = time.monotonic()

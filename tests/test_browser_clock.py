@@ -273,6 +273,39 @@ def test_a_saved_round_leaves_the_standings_clock_unread_and_a_press_reads_it(
     assert public.evaluate("window.__clockReads") == 1
 
 
+# Counts the clock's readings of clock.json, its 15-second one included.
+COUNT_CLOCK_READS = """(() => {
+  window.__clockReads = 0;
+  const fetch = window.fetch;
+  window.fetch = function (input) {
+    if (String(input.url || input).includes("clock.json")) window.__clockReads += 1;
+    return fetch.apply(this, arguments);
+  };
+})();"""
+
+
+def test_the_clocks_reading_in_case_stops_once_a_check_said_its_mark(site, pages, settings):
+    """Every 15 seconds the clock read clock.json in case a change was missed: on a page whose
+    checks say the clock's mark none can be, and the readings stop once one said it."""
+    settings.LIVE_REFRESH_SECONDS = 1
+    stage = site["stage"]
+    start_clock(stage, site["director"])
+    public = pages(**b.PHONE)
+    public.add_init_script(COUNT_CLOCK_READS)
+    public.clock.install()  # time still flows; fast_forward runs the 15-second readings now
+    public.goto(site["url"] + "/e/spring/1/")
+    expect(public.locator("[data-clock]")).to_have_attribute("data-state", "running")
+    public.clock.fast_forward(16_000)
+    public.wait_for_function("window.__clockReads >= 1")  # no check has said the mark yet
+    reads = public.evaluate("window.__clockReads")
+    save_round(logged_in(site["director"]), stage.tables.order_by("number").first())
+    version = Event.objects.get(slug="spring").version
+    expect(public.locator("body")).to_have_attribute("data-version", str(version))
+    public.clock.fast_forward(31_000)  # two readings' time, and the checks in it
+    expect(public.locator("[data-clock]")).to_have_attribute("data-state", "running")
+    assert public.evaluate("window.__clockReads") == reads
+
+
 def test_a_page_the_browser_kept_reads_the_clock_again_at_once(site, pages):
     """A reload of a public page while the event has not changed is answered 304: the browser
     shows the page it kept, with the clock's reading of then. The clock asks the server at
