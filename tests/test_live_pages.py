@@ -337,6 +337,8 @@ def test_a_check_asked_again_is_answered_before_the_page_while_the_event_stays(
         again = check("/e/spring/1/", shown, held)
     assert again.content == first.content and seen == []
     assert dict(again.items()) == dict(first.items())  # nosniff, Vary, ETag...
+    english = Client(headers={"Accept-Language": "en-GB,en;q=0.8"})  # another browser, English
+    assert check("/e/spring/1/", shown, held, english).content == first.content and seen == []
     # In French: the page's own answer, in French (the whole region: held in English).
     french = Client(headers={"Accept-Language": "fr"})
     answer = check("/e/spring/1/", shown, held, french).json()

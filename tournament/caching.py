@@ -35,7 +35,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.decorators import method_decorator
-from django.utils.translation import get_language
+from django.utils.translation import get_language, get_language_from_request
 from django.views import View
 from django.views.decorators.cache import never_cache
 
@@ -234,11 +234,15 @@ class LiveCheckMiddleware:
     kept, headers and all. During play this is nearly every request of the hall's phones.
 
     The question is the whole of what the answer depends on: the address asked and its host,
-    the version and regions' states the phone holds, its language (cookie, Accept-Language).
+    the version and regions' states the phone holds, its language (from its cookie or its
+    browser's languages, as LocaleMiddleware chooses it).
     A request with a session (a director, a table's phone, a message waiting) goes the whole
     way, and only an answer of 200 that sets no cookie is kept."""
 
-    KEPT = 2000  # answers kept by a process; forgotten all at once past it
+    # What a process keeps: forgotten all at once past either (whole regions asked with made-up
+    # states weigh up to a megabyte each).
+    KEPT, KEPT_BYTES = 2000, 32_000_000
+    kept_bytes = 0
     # question -> (the event's version_key answered at, body, headers): one for the process,
     # whichever handler (a test client makes its own).
     kept: dict[tuple, tuple[str, bytes, list]] = {}
@@ -264,8 +268,7 @@ class LiveCheckMiddleware:
             request.get_full_path(),
             headers["X-Live-Version"],
             headers.get("X-Live-States", ""),
-            headers.get("Accept-Language", ""),
-            request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+            get_language_from_request(request),  # as LocaleMiddleware will choose it
         )
 
     def __call__(self, request):
@@ -284,9 +287,12 @@ class LiveCheckMiddleware:
         response = self.get_response(request)
         answered_at = getattr(response, "live_version_key", None)
         if answered_at and response.status_code == 200 and not response.cookies:
-            if len(self.kept) >= self.KEPT:
+            body = response.content
+            if len(self.kept) >= self.KEPT or LiveCheckMiddleware.kept_bytes > self.KEPT_BYTES:
                 self.kept.clear()
-            self.kept[question] = (answered_at, response.content, list(response.items()))
+                LiveCheckMiddleware.kept_bytes = 0
+            LiveCheckMiddleware.kept_bytes += len(body)
+            self.kept[question] = (answered_at, body, list(response.items()))
         return response
 
 
