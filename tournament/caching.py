@@ -193,25 +193,28 @@ class LiveMixin(VersionedPageMixin):
             return None
         answers = {}
         for region_id, held in asked.items():
-            current = live_cache().get(self.now_key(region_id))
-            answers[region_id] = current and kept_answer(held, current)
+            answers[region_id] = self.cached_answer(region_id, held)
             if not answers[region_id]:
                 return None
         return self.live_response(answers)
+
+    def cached_answer(self, region_id: str, held: str) -> bytes | None:
+        """The answer for a phone holding ``held``, from the region's state at this version as
+        an earlier request left it in the cache; None when it is not there."""
+        current = live_cache().get(self.now_key(region_id))
+        return current and kept_answer(held, current)
 
     def live_answer(self, region_id: str, held: str, context) -> bytes:
         """The JSON a phone holding state ``held`` gets: its changes, computed once for every
         phone holding that state at this version of the event."""
         if self.request.user.is_authenticated:  # a director's region carries their own controls
             return live.answer(held_state(held), held, self.live_region(region_id, context))
-        now_key = self.now_key(region_id)
-        current = live_cache().get(now_key)
-        answer = current and kept_answer(held, current)
+        answer = self.cached_answer(region_id, held)  # rendered while this one waited
         if answer:
             return answer
         region = self.live_region(region_id, context)
         live_cache().set(f"live-region:{region.state_id}", region, LIVE_STATE_SECONDS)
-        live_cache().set(now_key, region.state_id, LIVE_STATE_SECONDS)
+        live_cache().set(self.now_key(region_id), region.state_id, LIVE_STATE_SECONDS)
         return kept_answer(held, region.state_id, region)
 
     def render_to_response(self, context, **response_kwargs):

@@ -131,8 +131,9 @@
     }
   }
 
-  function ask(headers) {
-    return fetch(window.location.pathname + window.location.search, {
+  // The page itself (or ``where``) asked with ``headers``: its JSON answer.
+  function ask(headers, where) {
+    return fetch(where || window.location.pathname + window.location.search, {
       credentials: "same-origin",
       cache: "no-store",
       headers: headers,
@@ -162,12 +163,8 @@
 
   // One request: the version, and each region's changes since the state it holds (a page
   // without regions, a clock's, asks the version alone).
-  async function read(regions) {
-    if (!regions.length) {
-      const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-      if (!response.ok) throw new Error("live version " + response.status);
-      return response.json();
-    }
+  function read(regions) {
+    if (!regions.length) return ask({}, url);
     return ask({
       "X-Live-Version": shown,
       "X-Live-States": regions.map((region) => region.id + "=" + (region.dataset.live || "")).join(","),
