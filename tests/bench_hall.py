@@ -20,10 +20,10 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
   When it moved, it takes the regions' changes from that answer, asks clock.json unless the
   answer said the mark of the clock it holds, and asks alone each region the answer could not
   bring up to date (``X-Live-Region``, ``X-Live-State``); clock.js's own reading every 15
-  seconds too, until a check said the clock's mark. A phone is one keep-alive HTTP/1.1
-  connection (opened again when the server closed it), sending the headers a phone's browser
-  sends. The bytes it receives are counted as they come over the wire: status line, headers
-  and body.
+  seconds too, of a clock whose page's checks do not say its mark (not data-marked). A phone
+  is one keep-alive HTTP/1.1 connection (opened again when the server closed it), sending
+  the headers a phone's browser sends. The bytes it receives are counted as they come over
+  the wire: status line, headers and body.
 - The writer, a director logged in, saves a round every second at the tables in turn through
   the entry form over HTTP, as a browser does: the form (GET, its CSRF token), the post, and
   the entry page the post redirects to; each save on a connection of its own, started at its
@@ -392,13 +392,16 @@ class Browser:
 class Page(HTMLParser):
     """What live.js and clock.js read from a page: <body>'s data- attributes (or, on a page
     that is not otherwise live, its clock's), the live regions (id -> state held) and each
-    clock's clock.json."""
+    clock's clock.json (those read every 15 seconds in case: ``in_case``, the clocks without
+    data-marked)."""
 
     def __init__(self, html: str):
         super().__init__()
         self.source: dict[str, str] = {}
         self.regions: dict[str, str] = {}
         self.clocks: dict[str, str | None] = {}  # clock.json's URL -> the mark of the reading held
+        self.in_case: list[str] = []
+        self._marked = False  # the clock being read carries data-marked
         self._clock_script = False  # in the first JSON script after a data-clock element
         self._clock_open = False
         self._text = ""
@@ -409,7 +412,7 @@ class Page(HTMLParser):
         if tag == "body" and "data-version-url" in a:
             self.source = a
         if "data-clock" in a:
-            self._clock_open = True
+            self._clock_open, self._marked = True, "data-marked" in a
             if not self.source and "data-version-url" in a:
                 self.source = a
         if "data-live" in a:
@@ -426,6 +429,8 @@ class Page(HTMLParser):
             self._clock_script = False
             config = json.loads(self._text)
             self.clocks[config["url"]] = config["clock"].get("mark")
+            if not self._marked:
+                self.in_case.append(config["url"])
 
 
 class Phone(Browser):
@@ -439,7 +444,6 @@ class Phone(Browser):
         self.whole_bytes = 0  # received in answers that carried a whole region
         self.skipped: Counter = Counter()  # timer ticks skipped while busy
         self.late = 0.0
-        self.marked = False  # a check said the clock's mark: clock.js's 15-s reading stops
 
     def load(self) -> None:
         answer = self.request("load", "GET", self.path, {"Accept": "text/html"})
@@ -448,7 +452,7 @@ class Phone(Browser):
         self.version_url = page.source["data-version-url"]
         self.refresh = int(page.source["data-refresh"])
         self.shown = page.source["data-version"]
-        self.regions, self.clocks = page.regions, page.clocks
+        self.regions, self.clocks, self.in_case = page.regions, page.clocks, page.in_case
         self.wire.close()  # the page's load is over: the phone's timers start on a fresh line
         self.tallies.clear()
         self.wire.connects = 0
@@ -471,7 +475,6 @@ class Phone(Browser):
         if answer is None or str(answer["version"]) == self.shown:
             return
         for url, mark in self.clocks.items():  # "live-changed": clock.js reads clock.json again
-            self.marked = self.marked or bool(answer.get("clock"))
             if not answer.get("clock") or answer["clock"] != mark:  # unless the check said its mark
                 self.read_clock(url)
         answered = answer.get("regions", {})
@@ -511,10 +514,11 @@ class Phone(Browser):
     def follow(self, start: float, stop: threading.Event) -> None:
         """The page's timers from ``start`` (time.monotonic()) until ``stop``: a check every
         ``refresh`` seconds (a tick while a check is under way is skipped, as live.js's busy
-        flag does), clock.json every 15 seconds."""
+        flag does), clock.json every 15 seconds for a clock whose page's checks do not say its
+        mark."""
         due = {"check": start + self.check_offset * self.refresh}
         every = {"check": float(self.refresh), "clock": CLOCK_POLL}
-        if self.clocks:
+        if self.in_case:
             due["clock"] = start + self.clock_offset
         idle = start  # when the phone's last request ended
         try:
@@ -526,8 +530,8 @@ class Phone(Browser):
                 self.late = max(self.late, time.monotonic() - max(due[timer], idle))
                 if timer == "check":
                     self.check()
-                elif not self.marked:  # a page whose checks said the clock's mark: none
-                    for url in list(self.clocks):
+                else:
+                    for url in self.in_case:
                         self.read_clock(url)
                 idle = time.monotonic()
                 due[timer] += every[timer]
@@ -646,8 +650,10 @@ def run(
     seconds: float = SECONDS,
     rounds: int = ROUNDS,
     workers: int | None = None,
+    still: bool = False,
 ) -> int:
-    """Build, serve, play and print; the number of targets missed."""
+    """Build, serve, play and print; the number of targets missed. ``still``: no round is
+    saved (what the phones' checks cost when every answer is one already made)."""
     from django.db import connection
 
     from tests.factories import make_director
@@ -680,7 +686,8 @@ def run(
         threads = [threading.Thread(target=p.follow, args=(start, stop)) for p in crowd]
         for thread in threads:
             thread.start()
-        writer.play(start, seconds, stop)
+        if not still:
+            writer.play(start, seconds, stop)
         stop.wait(max(0.0, start + seconds - time.monotonic()))
         stop.set()
         for thread in threads:
@@ -699,7 +706,7 @@ def run(
         f"{connection.vendor}; window {wall:.1f} s; {os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.1f}"
     )
-    judged = phones == PHONES and players == PLAYERS
+    judged = phones == PHONES and players == PLAYERS and not still
     return report(judged, crowd, writer, kinds, wall, cpu, here)
 
 
@@ -808,7 +815,7 @@ def report(judged: bool, crowd, writer, kinds, wall, cpu, here) -> int:
             failures += not ok
             verdict = "PASS" if ok else "FAIL"
         else:
-            verdict = f"(not judged: the target is for {PHONES} phones at {PLAYERS:,} players)"
+            verdict = f"(not judged: the target is for {PHONES} phones, {PLAYERS:,} players, play)"
         print(
             f"  {verdict} {what}: {value:.2f} {unit}, target under {limit:g} {unit} "
             f"({PHONES} phones, {PLAYERS:,} players)"
@@ -827,11 +834,16 @@ def main(argv=None) -> int:
         "--rounds", type=int, default=ROUNDS, help=f"played before (default {ROUNDS})"
     )
     parser.add_argument("--workers", type=int, help="gunicorn processes (HALL_WORKERS, 2)")
+    parser.add_argument(
+        "--still", action="store_true", help="no round saved: what the checks alone cost"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mt-bench-") as tmp:
         old_name = setup_django(Path(tmp))
         try:
-            failures = run(args.phones, args.players, args.seconds, args.rounds, args.workers)
+            failures = run(
+                args.phones, args.players, args.seconds, args.rounds, args.workers, args.still
+            )
         finally:
             if old_name is not None:
                 from django.db import connection

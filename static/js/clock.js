@@ -8,8 +8,8 @@
  * button a director presses moves it) unless the page's check said the clock's mark (what it
  * is apart from the time passing) is the one it holds; when the tab comes back, when the
  * countdown reaches zero (the server then says "time called"), when the page's reading is old
- * (a page the browser kept), and every 15 seconds in case a change was missed (on a page
- * whose checks say the clock's mark, no change can be missed: not once a check said it).
+ * (a page the browser kept), and every 15 seconds in case a change was missed (not on a page
+ * whose checks say the clock's mark, data-marked: there no change can be missed).
  *
  * Buttons with data-confirm ask before they submit (static/js/site.js): calling time cannot be
  * undone.
@@ -117,14 +117,13 @@
     // carries the reading of when it was drawn: ask for the reading of now.
     if (Math.abs(Date.now() - Date.parse(reading.server_time)) > STALE_MS) sync();
     setInterval(render, TICK_MS);
-    // A live page's check says its clock's mark: a saved round leaves the clock as it is, and
-    // no change can be missed (every change of the clock moves the event's version, which the
-    // page asks every few seconds): the reading "in case" stops.
-    let marked = false;
-    setInterval(() => marked || sync(), POLL_MS);
+    // A live page whose checks say its clock's mark (data-marked: the standings) reads it
+    // only when the mark changed: a saved round leaves the clock as it is, and no change can
+    // be missed (every change of the clock moves the event's version, which the page asks
+    // every few seconds). Elsewhere, every 15 seconds "in case".
+    if (!root.hasAttribute("data-marked")) setInterval(sync, POLL_MS);
     document.body.addEventListener("live-changed", (event) => {
       const mark = event.detail && event.detail.clock;
-      marked = marked || Boolean(mark);
       if (!mark || mark !== reading.mark) sync();
     });
     document.addEventListener("visibilitychange", () => {

@@ -12,8 +12,10 @@ register = template.Library()
 
 
 @register.inclusion_tag("tournament/_clock.html", takes_context=True)
-def stage_clock(context, stage, controls=False):
-    """The clock of an open stage; with ``controls``, the buttons and the clock's log.
+def stage_clock(context, stage, controls=False, marked=False):
+    """The clock of an open stage; with ``controls``, the buttons and the clock's log;
+    ``marked``: the page's checks say the clock's mark (StandingsView.live_extra), so that
+    static/js/clock.js need not read clock.json in case a change was missed.
 
     An untimed stage whose clock was never started shows nothing to the public, as before
     there were clocks; directors still get the buttons.
@@ -23,6 +25,7 @@ def stage_clock(context, stage, controls=False):
     if stage.closed or not (reading.shown or controls):
         return {"reading": None}
     out = {"reading": reading, "config": reading.config(), "stage": stage, "controls": controls}
+    out["marked"] = marked
     if controls:
         out["csrf_token"] = context.get("csrf_token")
         out["clock_events"] = list(stage.clock_events.select_related("by"))
