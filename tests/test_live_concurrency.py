@@ -2,12 +2,14 @@
 the dozens of phones asking for the standings within the same 100 ms get one answer, rendered
 once, not once per phone."""
 
+import json
+
 import pytest
 from django.test import Client
 
 from scoring.views.results import StandingsView
-from tests.concurrency import at_once, no_errors
-from tests.test_live_pages import enter, state_of
+from tests.concurrency import at_once, logged_in, no_errors
+from tests.test_live_pages import check, enter, state_of, version_of
 from tournament import caching
 from tournament.models import Table
 
@@ -39,3 +41,46 @@ def test_phones_asking_a_changed_region_at_once_share_one_render(
     assert len({a.content for a in answers}) == 1  # the same answer for every phone
     assert b'"pieces"' in answers[0].content  # table 1's players changed
     assert rendered == [StandingsView.live_regions[region]]  # once, for all of them
+
+
+def told(answer, held: dict) -> dict:
+    """What a phone holds after a check's answer, as static/js/live.js takes it: the new
+    version once every region of the page is brought up to date."""
+    body = json.loads(answer.content)
+    if body["version"] == held["version"]:
+        return held
+    regions = body.get("regions", {})
+    if set(regions) != set(held["states"]):  # a region left out is asked again: not taken
+        return held
+    return {"version": body["version"], "states": {r: a["state"] for r, a in regions.items()}}
+
+
+def test_phones_checking_while_rounds_are_saved_end_as_a_fresh_load(director, seated):
+    """Eight phones check the standings at the moment two rounds are saved at two tables (the
+    checks answered by the page, or again by LiveCheckMiddleware): no answer is an error, and
+    one more check from what each was told brings every phone to what a fresh load shows (an
+    answer kept under a version it does not show would leave a phone behind for good)."""
+    page = "/e/spring/1/"
+    loaded = Client().get(page).content.decode()
+    held = {
+        "version": version_of(loaded),
+        "states": {r: state_of(loaded, r) for r in StandingsView.live_regions},
+    }
+    phones = [Client() for _ in range(PHONES)]
+    tables = list(Table.objects.filter(stage=seated).order_by("number"))
+    saves = [lambda t=t: enter(logged_in(director), t, [0, 9, 18, 27]) for t in tables]
+    checks = [lambda c=c: check(page, held["version"], held["states"], c) for c in phones]
+    answers = at_once(checks + saves)
+    no_errors(answers[:PHONES])
+    assert not [r for r in answers[PHONES:] if isinstance(r, BaseException)]  # both saved
+    after = [told(a, held) for a in answers[:PHONES]]
+    pairs = list(zip(phones, after, strict=True))
+    again = at_once([lambda c=c, h=h: check(page, h["version"], h["states"], c) for c, h in pairs])
+    no_errors(again)
+    fresh = Client().get(page).content.decode()
+    expected = {
+        "version": version_of(fresh),
+        "states": {r: state_of(fresh, r) for r in StandingsView.live_regions},
+    }
+    assert expected["version"] == held["version"] + 2
+    assert [told(a, h) for a, h in zip(again, after, strict=True)] == [expected] * PHONES
