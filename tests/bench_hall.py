@@ -700,8 +700,9 @@ def run(
             k: [v[0] - before_kinds.get(k, [0, 0.0])[0], v[1] - before_kinds.get(k, [0, 0.0])[1]]
             for k, v in after_kinds.items()
         }
+    played = "no round saved (--still)" if still else f"a round saved every {SAVE_EVERY:g} s"
     print(
-        f"  {phones} phones, a round saved every {SAVE_EVERY:g} s for {seconds:g} s; gunicorn "
+        f"  {phones} phones, {played} for {seconds:g} s; gunicorn "
         f"as `make hall` serves it (tournament/hall_server.py: {server.workers} processes), "
         f"{connection.vendor}; window {wall:.1f} s; {os.cpu_count()} CPUs, load average "
         f"{os.getloadavg()[0]:.1f}"
@@ -762,7 +763,8 @@ def report(judged: bool, crowd, writer, kinds, wall, cpu, here) -> int:
     print(f"  the answers carrying a whole region: {whole / 1e6:.1f} MB of {received / 1e6:.1f} MB")
     # Per page watched: the bytes each phone received per saved round.
     print()
-    print(f"  {'page watched':14} {'phones':>6} {'requests':>8} {'bytes per saved round':>22}")
+    per = "bytes per saved round" if saves else "bytes (none saved)"
+    print(f"  {'page watched':14} {'phones':>6} {'requests':>8} {per:>22}")
     pages: dict[str, list[Phone]] = defaultdict(list)
     for phone in crowd:
         pages[phone.name].append(phone)
@@ -782,7 +784,7 @@ def report(judged: bool, crowd, writer, kinds, wall, cpu, here) -> int:
         f"{dict(writer.refused) or 'none'}"
     )
     print(
-        f"  phones: {received / max(saves, 1) / phones:,.0f} bytes per saved round per phone; "
+        f"  phones: {received / max(saves, 1) / phones:,.0f} {per} per phone; "
         f"{received / wall / 1e6:.3f} MB/s received ({sent / wall / 1e6:.3f} MB/s sent)"
     )
     print(
@@ -815,7 +817,10 @@ def report(judged: bool, crowd, writer, kinds, wall, cpu, here) -> int:
             failures += not ok
             verdict = "PASS" if ok else "FAIL"
         else:
-            verdict = f"(not judged: the target is for {PHONES} phones, {PLAYERS:,} players, play)"
+            verdict = (
+                f"(not judged: the target is for {PHONES} phones at {PLAYERS:,} players "
+                "during play)"
+            )
         print(
             f"  {verdict} {what}: {value:.2f} {unit}, target under {limit:g} {unit} "
             f"({PHONES} phones, {PLAYERS:,} players)"
