@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.http import HttpResponse
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -20,6 +21,7 @@ from scoring.services.rounds import (
 from scoring.sheets import table_sheet
 from scoring.views.results import StandingsView
 from tests.test_standings import shown_rows
+from tournament.caching import LiveCheckMiddleware
 from tournament.models import Table
 from tournament.services.clock import call_time, start_clock
 from tournament.services.seating import move_player
@@ -351,3 +353,32 @@ def test_a_check_asked_again_is_answered_before_the_page_while_the_event_stays(
     newer = check("/e/spring/1/", shown, held)
     assert newer.json()["version"] == shown + 2 and seen == [1, 1, 1]
     assert check("/e/spring/1/", shown, held).content == newer.content and seen == [1, 1, 1]
+
+
+@pytest.mark.django_db
+def test_the_checks_kept_stay_within_their_bytes(monkeypatch, rf):
+    """LiveCheckMiddleware keeps at most KEPT_BYTES of answers, forgetting them all at once past
+    it; a question answered again (the event moved) replaces its answer, not adds to it."""
+    monkeypatch.setattr(LiveCheckMiddleware, "kept", {})
+    monkeypatch.setattr(LiveCheckMiddleware, "kept_bytes", 0)
+    monkeypatch.setattr(LiveCheckMiddleware, "KEPT_BYTES", 250)
+
+    def page(request):
+        response = HttpResponse(b"x" * 100, content_type="application/json")
+        response.live_version_key = "1.0.7"  # no event is at it: asked again, answered again
+        return response
+
+    middleware = LiveCheckMiddleware(page)
+
+    def ask(states: str) -> None:
+        request = rf.get("/e/nowhere/1/", headers={"X-Live-Version": "7", "X-Live-States": states})
+        assert middleware(request).status_code == 200
+
+    for _ in range(3):
+        ask("live-standings=a")
+    assert (len(LiveCheckMiddleware.kept), LiveCheckMiddleware.kept_bytes) == (1, 100)
+    ask("live-standings=b")
+    ask("live-standings=c")
+    assert (len(LiveCheckMiddleware.kept), LiveCheckMiddleware.kept_bytes) == (3, 300)
+    ask("live-standings=d")  # past 250 bytes: the three forgotten
+    assert (len(LiveCheckMiddleware.kept), LiveCheckMiddleware.kept_bytes) == (1, 100)

@@ -291,6 +291,9 @@ class LiveCheckMiddleware:
         answered_at = getattr(response, "live_version_key", None)
         if answered_at and response.status_code == 200 and not response.cookies:
             body = response.content
+            replaced = self.kept.pop(question, None)  # its answer at an earlier version
+            if replaced is not None:
+                LiveCheckMiddleware.kept_bytes -= len(replaced[1])
             if len(self.kept) >= self.KEPT or LiveCheckMiddleware.kept_bytes > self.KEPT_BYTES:
                 self.kept.clear()
                 LiveCheckMiddleware.kept_bytes = 0

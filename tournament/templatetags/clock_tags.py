@@ -24,8 +24,13 @@ def stage_clock(context, stage, controls=False, marked=False):
     controls = bool(controls) and not stage.closed
     if stage.closed or not (reading.shown or controls):
         return {"reading": None}
-    out = {"reading": reading, "config": reading.config(), "stage": stage, "controls": controls}
-    out["marked"] = marked
+    out = {
+        "reading": reading,
+        "config": reading.config(),
+        "stage": stage,
+        "controls": controls,
+        "marked": marked,
+    }
     if controls:
         out["csrf_token"] = context.get("csrf_token")
         out["clock_events"] = list(stage.clock_events.select_related("by"))
