@@ -92,9 +92,10 @@ def check_now(phone) -> None:
 
 def counter(phone):
     """Bytes Chromium receives from now on for the page's live requests (headers and bodies,
-    as sent): its checks and the regions that ask alone (live.js), started from now on. The
-    clock's own readings (clock.js, every 15 s where no check says its mark) come with time,
-    not with saved rounds."""
+    as sent): its checks and the regions that ask alone (live.js), started from now on. Not
+    counted: what the page's own load may still be fetching (its styles, its icon), and
+    clock.json, which the standings' clock reads when the tab is shown again, as check_now
+    makes it (a saved round leaves it unread: tests/test_browser_clock.py)."""
     got = {"bytes": 0}
     started = set()
     cdp = phone.context.new_cdp_session(phone)
