@@ -43,6 +43,14 @@ def test_phones_asking_a_changed_region_at_once_share_one_render(
     assert rendered == [StandingsView.live_regions[region]]  # once, for all of them
 
 
+def shown(html: str) -> dict:
+    """What a phone holds once it loaded the page: the version and each region's state."""
+    return {
+        "version": version_of(html),
+        "states": {r: state_of(html, r) for r in StandingsView.live_regions},
+    }
+
+
 def told(answer, held: dict) -> dict:
     """What a phone holds after a check's answer, as static/js/live.js takes it: the new
     version once every region of the page is brought up to date."""
@@ -61,11 +69,7 @@ def test_phones_checking_while_rounds_are_saved_end_as_a_fresh_load(director, se
     one more check from what each was told brings every phone to what a fresh load shows (an
     answer kept under a version it does not show would leave a phone behind for good)."""
     page = "/e/spring/1/"
-    loaded = Client().get(page).content.decode()
-    held = {
-        "version": version_of(loaded),
-        "states": {r: state_of(loaded, r) for r in StandingsView.live_regions},
-    }
+    held = shown(Client().get(page).content.decode())
     phones = [Client() for _ in range(PHONES)]
     tables = list(Table.objects.filter(stage=seated).order_by("number"))
     saves = [lambda t=t: enter(logged_in(director), t, [0, 9, 18, 27]) for t in tables]
@@ -77,10 +81,6 @@ def test_phones_checking_while_rounds_are_saved_end_as_a_fresh_load(director, se
     pairs = list(zip(phones, after, strict=True))
     again = at_once([lambda c=c, h=h: check(page, h["version"], h["states"], c) for c, h in pairs])
     no_errors(again)
-    fresh = Client().get(page).content.decode()
-    expected = {
-        "version": version_of(fresh),
-        "states": {r: state_of(fresh, r) for r in StandingsView.live_regions},
-    }
+    expected = shown(Client().get(page).content.decode())
     assert expected["version"] == held["version"] + 2
     assert [told(a, h) for a, h in zip(again, after, strict=True)] == [expected] * PHONES
