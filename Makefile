@@ -58,11 +58,13 @@ $(STATIC_DIR)/.collected: $(VENV)/.installed $(shell find static -type f)
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	touch $@
 
-# The browser tests drive Debian's Chromium (never a downloaded browser).
+# The browser tests drive Debian's Chromium (never a downloaded browser): its headless shell,
+# or the full chromium where only that is installed (tests/browser.py).
 chromium:
-	@test -x /usr/bin/chromium || { \
-	  if [ "$$(id -u)" -eq 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-	  else echo "Browser tests need Chromium: sudo apt-get install chromium"; fi; }
+	@test -x /usr/bin/chromium-headless-shell || { \
+	  if [ "$$(id -u)" -eq 0 ]; then \
+	    { apt-get update -qq && apt-get install -y -qq chromium-headless-shell; } || test -x /usr/bin/chromium; \
+	  else echo "Browser tests need Chromium: sudo apt-get install chromium-headless-shell"; fi; }
 
 # The French catalog: locale/fr/LC_MESSAGES/django.po is committed, its compiled .mo is not
 # (gettext's msgfmt builds it). `make messages` collects new strings into the catalog and lists

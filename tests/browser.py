@@ -1,8 +1,12 @@
 """Shared Playwright helpers for the browser tests: Debian's Chromium, headless.
 
-No browser is downloaded: the tests drive the system's Chromium (``apt-get install chromium``).
-Set CHROMIUM to use another binary. Without one, the browser tests are skipped, unless
-BROWSER_TESTS=required (as in .ci/run), where a missing browser is a failure.
+No browser is downloaded: the tests drive the system's Chromium. Debian's headless shell
+(``apt-get install chromium-headless-shell``, as ``make chromium`` does) when it is there: the
+same Chromium, same version, built without the browser's windows and profile, which opens a
+page of the site for about a quarter less CPU (the public 1280 px accessibility sweep: 28
+CPU-seconds against 36); else the full ``chromium``. Set CHROMIUM to use another binary.
+Without one, the browser tests are skipped, unless BROWSER_TESTS=required (as in .ci/run),
+where a missing browser is a failure.
 """
 
 import functools
@@ -13,7 +17,10 @@ import axe_playwright_python
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Keyboard, Locator, Mouse, Page
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("CHROMIUM") or (
+    HEADLESS_SHELL if os.access(HEADLESS_SHELL, os.X_OK) else "/usr/bin/chromium"
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
@@ -32,7 +39,7 @@ def chromium_missing() -> str | None:
     """Why the browser tests cannot run here, or None when they can."""
     if os.access(CHROMIUM, os.X_OK):
         return None
-    return f"{CHROMIUM} not found: apt-get install chromium (or set CHROMIUM)"
+    return f"{CHROMIUM} not found: apt-get install chromium-headless-shell (or set CHROMIUM)"
 
 
 def launch(playwright):
