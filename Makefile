@@ -64,7 +64,8 @@ chromium:
 	@test -x /usr/bin/chromium-headless-shell || { \
 	  if [ "$$(id -u)" -eq 0 ]; then \
 	    { apt-get update -qq && apt-get install -y -qq chromium-headless-shell; } || test -x /usr/bin/chromium; \
-	  else echo "Browser tests need Chromium: sudo apt-get install chromium-headless-shell"; fi; }
+	  elif [ ! -x /usr/bin/chromium ]; then \
+	    echo "Browser tests need Chromium: sudo apt-get install chromium-headless-shell"; fi; }
 
 # The French catalog: locale/fr/LC_MESSAGES/django.po is committed, its compiled .mo is not
 # (gettext's msgfmt builds it). `make messages` collects new strings into the catalog and lists
