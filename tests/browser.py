@@ -3,7 +3,7 @@
 No browser is downloaded: the tests drive the system's Chromium. Debian's headless shell
 (``apt-get install chromium-headless-shell``, as ``make chromium`` does) when it is there: the
 same Chromium, same version, built without the browser's windows and profile, which opens a
-page of the site for about a quarter less CPU (the public 1280 px accessibility sweep: 28
+page of the site for about a fifth less CPU (the public 1280 px accessibility sweep: 28
 CPU-seconds against 36); else the full ``chromium``. Set CHROMIUM to use another binary.
 Without one, the browser tests are skipped, unless BROWSER_TESTS=required (as in .ci/run),
 where a missing browser is a failure.
