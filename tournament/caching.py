@@ -46,10 +46,15 @@ from tournament.models import Event
 LIVE_HEADERS = ["X-Live-Version", "X-Live-States", "X-Live-Region", "X-Live-State"]
 
 
+def identity_key(event: Event) -> str:
+    """The event's identity: a deleted event's id given to a new one never matches (the
+    creation time differs)."""
+    return f"{event.pk}.{int(event.created.timestamp() * 1_000_000)}"
+
+
 def version_key(event: Event) -> str:
-    """The event's identity and version: a deleted event's id given to a new one never
-    matches (the creation time differs)."""
-    return f"{event.pk}.{int(event.created.timestamp() * 1_000_000)}.{event.version}"
+    """The event's identity and version."""
+    return f"{identity_key(event)}.{event.version}"
 
 
 def fragment_key(event: Event) -> str:
@@ -69,6 +74,11 @@ def live_context(event: Event) -> dict:
 class VersionedPageMixin:
     """Conditional GET for a public page of an event (put after EventMixin)."""
 
+    def live_key(self) -> str:
+        """What the page depends on: the event's version, or something narrower that changes
+        with every write the page shows (a table's page: TableSheetView)."""
+        return version_key(self.event)
+
     def page_etag(self) -> str | None:
         request = self.request
         if request.user.is_authenticated or len(messages.get_messages(request)):
@@ -81,7 +91,7 @@ class VersionedPageMixin:
             ]
         )
         digest = hashlib.sha256(asked.encode()).hexdigest()[:16]
-        return f'"{version_key(self.event)}-{digest}"'
+        return f'"{self.live_key()}-{digest}"'
 
     def get(self, request, *args, **kwargs):
         etag = self.page_etag()
@@ -168,7 +178,7 @@ class LiveMixin(VersionedPageMixin):
     def now_key(self, region_id: str) -> str:
         """The key under which this version's state of the region is kept."""
         asked = f"{region_id}|{self.request.get_full_path()}|{get_language()}"
-        return f"live-now:{live.digest(asked)}:{version_key(self.event)}"
+        return f"live-now:{live.digest(asked)}:{self.live_key()}"
 
     def page_response(self, request, *args, **kwargs):
         asked = self.live_asked()

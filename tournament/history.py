@@ -22,7 +22,7 @@ from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from tournament.models import Action, Event, Stage, Submission
+from tournament.models import Action, Event, Stage, Submission, Table
 
 # Sent after the commit of a write to an event: ``event_id``, ``stage_id`` (or None), ``verb``.
 event_changed = Signal()
@@ -128,6 +128,26 @@ VERBS = {
 }
 
 
+# The verbs that change one table's own page alone, its sheet (they name the table): a table's
+# page keys on its table's ``version`` and the event's ``shared_version`` (TableSheetView), which
+# every other write bumps. Not the infractions: a warning can count across the event.
+TABLE_VERBS = frozenset(
+    {
+        "round.saved",
+        "round.corrected",
+        "round.removed",
+        "round.confirmed",
+        "round.sent_back",
+        "table.game_over",
+        "table.game_reopened",
+        "table.device_joined",
+        "table.code_reissued",
+        "table.photo_added",
+        "table.photo_removed",
+    }
+)
+
+
 class _Known(dict):
     """An entry's data; a value an older entry did not record reads "?"."""
 
@@ -195,7 +215,7 @@ def details(action: Action) -> list[str]:
 
 
 # The event's fields whose change is no setting a director made.
-_NOT_SETTINGS = {"id", "version", "slug", "archived", "import_mapping"}
+_NOT_SETTINGS = {"id", "version", "shared_version", "slug", "archived", "import_mapping"}
 
 
 def setting_changes(before: Event, after: Event) -> list[list]:
@@ -243,11 +263,20 @@ def _setting_value(name: str, value) -> str:
     return str(value)
 
 
-def changed(event: Event | int, stage: Stage | int | None = None, verb: str = "") -> None:
-    """Bump the event's (and stage's) version now; send ``event_changed`` after the commit."""
+def changed(
+    event: Event | int, stage: Stage | int | None = None, verb: str = "", table: int | None = None
+) -> None:
+    """Bump the event's (and stage's) version now; send ``event_changed`` after the commit.
+    ``table``: the number of the stage's table that alone changed (a verb of TABLE_VERBS): its
+    version goes up instead of what every table's page shows."""
     event_id = event if isinstance(event, int) else event.pk
     stage_id = stage if isinstance(stage, int) or stage is None else stage.pk
-    Event.objects.filter(pk=event_id).update(version=F("version") + 1)
+    events = Event.objects.filter(pk=event_id)
+    if table is not None and stage_id is not None:
+        events.update(version=F("version") + 1)
+        Table.objects.filter(stage_id=stage_id, number=table).update(version=F("version") + 1)
+    else:
+        events.update(version=F("version") + 1, shared_version=F("shared_version") + 1)
     if stage_id is not None:
         Stage.objects.filter(pk=stage_id).update(version=F("version") + 1)
     transaction.on_commit(
@@ -272,7 +301,8 @@ def log_action(
     action = Action.objects.create(
         event=event, stage=stage, verb=verb, data=data, reason=reason.strip(), by=user
     )
-    changed(event, stage, verb)
+    table = data.get("table") if verb in TABLE_VERBS else None
+    changed(event, stage, verb, table if isinstance(table, int) else None)
     return action
 
 

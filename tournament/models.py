@@ -360,6 +360,11 @@ class Event(models.Model):
     # Bumped in the same transaction as every write that changes what the event's pages show
     # (tournament/history.py): caches and live pages key on it.
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
+    # Bumped with ``version`` by every write but those of one table alone (history.TABLE_VERBS):
+    # a table's page keys on it and on the table's own ``version``.
+    shared_version = models.PositiveBigIntegerField(
+        _("version of what every table shows"), default=0, editable=False
+    )
 
     objects = EventQuerySet.as_manager()
 
@@ -635,6 +640,8 @@ class Table(models.Model):
     rounds_awaiting = models.PositiveSmallIntegerField(
         _("rounds awaiting confirmation"), default=0, editable=False
     )
+    # Bumped with the event's version by a write of this table alone (history.TABLE_VERBS).
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
 
     objects = TableQuerySet.as_manager()
 

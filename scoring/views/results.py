@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect
-from django.utils.functional import SimpleLazyObject
+from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
@@ -60,12 +60,12 @@ from scoring.sheets import (
     table_sheet,
 )
 from scoring.views.infractions import sheet_infractions
-from tournament.caching import LiveMixin, fragment_key, version_key
+from tournament.caching import LiveMixin, fragment_key, identity_key, version_key
 from tournament.clock import read_clock
 from tournament.finals import event_plans, event_roads
 from tournament.game import formats
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
-from tournament.models import Medal, StageKind
+from tournament.models import Medal, StageKind, Table
 from tournament.text import name_sort_key, translated
 
 
@@ -585,6 +585,28 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
 class TableSheetView(LiveMixin, TableMixin, TemplateView):
     template_name = "scoring/table_sheet.html"
     live_regions = {"live-sheet": "scoring/_sheet_live.html"}
+
+    @cached_property
+    def _live_key(self) -> str:
+        """The page changes with its table's own writes and with every write that is not one
+        other table's alone (tournament/history.py TABLE_VERBS): a round saved at another
+        table answers its phones' checks from the cache."""
+        table = (
+            Table.objects.filter(
+                stage__event=self.event,
+                stage__number=self.kwargs["stage"],
+                number=self.kwargs["table"],
+            )
+            .values_list("pk", "version")
+            .first()
+        )  # one query, the stage's and the table's rows being loaded only for the page itself
+        if table is None:  # no such table: the page answers 404
+            return version_key(self.event)
+        event = self.event
+        return f"{identity_key(event)}.s{event.shared_version}.t{table[0]}.{table[1]}"
+
+    def live_key(self) -> str:
+        return self._live_key
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

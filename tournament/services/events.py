@@ -116,7 +116,8 @@ def create_event(event: Event, director, key: str | None = None) -> Event:
 def update_event(event: Event, user) -> Event:
     """Save a director's changes to the event's details or rules (already validated)."""
     before = event.locked()
-    event.version = before.version  # never write back a version read before
+    # never write back a version read before
+    event.version, event.shared_version = before.version, before.shared_version
     event.save()
     log_action(event, "event.edited", user, fields=setting_changes(before, event))
     if before.format != event.format:
