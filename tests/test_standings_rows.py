@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.template import Context, Template
+from django.utils import translation
 
 from scoring.templatetags.standings_tags import results_rows, standings_rows
 from tournament.models import Medal
@@ -78,3 +79,18 @@ def test_the_results_rows_are_the_templates_markup(medals, closed):
     stage = SimpleNamespace(closed=closed)
     context = Context({"rows": rows, "medals": medals, "stage": stage})
     assert results_rows(rows, medals, closed) == TEMPLATE_RESULTS.render(context)
+
+
+def test_a_row_kept_from_an_earlier_render_is_made_again_when_a_value_changes():
+    """The rows are kept by the values they show (a saved round remakes only its table's):
+    any other value, or the same medal in another language, makes another row."""
+    first = standings_rows([row()])
+    assert standings_rows([row()]) == first
+    for name, value in [("total", "31"), ("name", "Zoë <b>"), ("rank", ""), ("place", "T1")]:
+        changed = [row(**{name: value})]
+        made = standings_rows(changed)
+        assert made != first and made == TEMPLATE_ROW.render(Context({"plain_rows": changed}))
+    gold = [(SimpleNamespace(player=SimpleNamespace(name="Ann")), Medal.GOLD.label, row())]
+    assert ">Gold<" in results_rows(gold, True, True)
+    with translation.override("fr"):
+        assert ">Or<" in results_rows(gold, True, True)

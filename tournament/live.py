@@ -60,6 +60,29 @@ class Region:
     pieces: dict[str, str]  # key -> HTML as sent in a change
 
 
+_PIECES: dict[str, tuple[str, str, str]] = {}
+
+
+def piece(marked: str) -> tuple[str, str, str]:
+    """A piece as marked (between ``<!--k-->`` and ``<!--/k-->``): its key, its HTML as sent
+    (a ranked row's place left out) and the digest of that HTML. Kept: a saved round changes
+    a few of a region's thousand pieces, the rest are the same text at every render."""
+    found = _PIECES.get(marked)
+    if found is not None:
+        return found
+    html = marked.strip()
+    key = KEY.search(html)
+    if key is None:
+        raise ValueError(f"A live piece without data-k: {html[:80]!r}")
+    if RANK.search(html):
+        html = PLACE.sub(r"\1", html)
+    found = (key.group(1), html, digest(html))
+    if len(_PIECES) >= 100_000:  # the pieces of a few big events' regions
+        _PIECES.clear()
+    _PIECES[marked] = found
+    return found
+
+
 @lru_cache(maxsize=8)
 def split(marked: str) -> Region:
     """A region's rendered HTML, marks and all, taken apart into its frame and pieces (18 ms
@@ -75,15 +98,9 @@ def split(marked: str) -> Region:
             frame.append(marked[at : mark.start()])
             start = mark.end()
         elif name == "/k" and start is not None:
-            html = marked[start : mark.start()].strip()
-            found = KEY.search(html)
-            if found is None:
-                raise ValueError(f"A live piece without data-k: {html[:80]!r}")
-            key = found.group(1)
-            if RANK.search(html):
-                html = PLACE.sub(r"\1", html)
+            key, html, digested = piece(marked[start : mark.start()])
             pieces[key] = html
-            state.digests[key] = digest(html)
+            state.digests[key] = digested
             state.where[key] = (container, previous)
             if container:
                 previous = key

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from django.utils.translation import gettext as _
 
@@ -74,6 +75,7 @@ def name_key(text: str) -> str:
     return "".join(c for c in search_key(text) if c.isalnum() and c not in _APOSTROPHE_LETTERS)
 
 
+@lru_cache(maxsize=65536)
 def name_sort_key(name: str) -> tuple[str, str]:
     """Where ``name`` goes in an A-to-Z list: by its ``name_key`` ("Émile" among the E's, not
     after "Zoë"), then by the name itself when two keys are equal."""

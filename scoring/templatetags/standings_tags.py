@@ -35,14 +35,34 @@ def rank_marks(rank: str) -> dict[str, str]:
     return {"rank": f' data-rank="{rank}"', "place_mark": " data-place"}
 
 
+# Each row's HTML by the values it is made of: a saved round changes a few rows of a thousand,
+# the others are made of the same values at every render (kept for the process, a few events'
+# rows at most).
+_MADE: dict[tuple, str] = {}
+
+
+def made(row: tuple, make, *args) -> str:
+    """The HTML of a row made of ``row`` (every value it shows), ``make(*args)`` only the
+    first time."""
+    html = _MADE.get(row)
+    if html is None:
+        html = make(*args)
+        if len(_MADE) >= 50_000:
+            _MADE.clear()
+        _MADE[row] = html
+    return html
+
+
+def standings_row(row: dict) -> str:
+    values = escaped(row)
+    return ROW.format_map(values | rank_marks(values["rank"]))
+
+
 @register.simple_tag
 def standings_rows(rows) -> str:
     """The rows of ``scoring.lists.standings_rows``, every value escaped."""
-    out = []
-    for row in rows:
-        values = escaped(row)
-        out.append(ROW.format_map(values | rank_marks(values["rank"])))
-    return mark_safe("".join(out))  # noqa: S308 (every value escaped above)
+    out = [made((ROW, *row.items()), standings_row, row) for row in rows]
+    return mark_safe("".join(out))  # noqa: S308 (every value escaped by standings_row)
 
 
 # One row of a stage's results; the medal's cell only in a Final, shown once it closed.
@@ -57,13 +77,18 @@ RESULT_ROW = (
 def results_rows(rows, medals: bool, closed: bool) -> str:
     """The rows of ``scoring.views.results.results_standings``: (standings row, outcome,
     text), every value escaped."""
-    out = []
-    for row, outcome, text in rows:
+
+    def result_row(name: str, outcome: str, text: dict) -> str:
         values = escaped(text)
-        medal = escape(str(outcome)) if closed else ""
+        medal = escape(outcome) if closed else ""
         values |= rank_marks(values["rank"]) | {
-            "name": escape(row.player.name),
+            "name": escape(name),
             "medal": f'<td class="medal-cell">{medal}</td>' if medals else "",
         }
-        out.append(RESULT_ROW.format_map(values))
-    return mark_safe("".join(out))  # noqa: S308 (every value escaped above)
+        return RESULT_ROW.format_map(values)
+
+    out = []
+    for row, outcome, text in rows:
+        shown = (RESULT_ROW, medals, closed, row.player.name, str(outcome), *text.items())
+        out.append(made(shown, result_row, row.player.name, str(outcome), text))
+    return mark_safe("".join(out))  # noqa: S308 (every value escaped by result_row)
