@@ -77,7 +77,7 @@ def piece(marked: str) -> tuple[str, str, str]:
     if RANK.search(html):
         html = PLACE.sub(r"\1", html)
     found = (key.group(1), html, digest(html))
-    if len(_PIECES) >= 100_000:  # the pieces of a few big events' regions
+    if len(_PIECES) >= 20_000:  # a few big events' regions (1,000 players: 2,500 pieces)
         _PIECES.clear()
     _PIECES[marked] = found
     return found

@@ -47,7 +47,7 @@ def made(row: tuple, make, *args) -> str:
     html = _MADE.get(row)
     if html is None:
         html = make(*args)
-        if len(_MADE) >= 50_000:
+        if len(_MADE) >= 20_000:
             _MADE.clear()
         _MADE[row] = html
     return html
