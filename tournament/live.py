@@ -60,27 +60,18 @@ class Region:
     pieces: dict[str, str]  # key -> HTML as sent in a change
 
 
-_PIECES: dict[str, tuple[str, str, str]] = {}
-
-
+@lru_cache(maxsize=20_000)  # a few big events' regions (1,000 players: 2,500 pieces)
 def piece(marked: str) -> tuple[str, str, str]:
     """A piece as marked (between ``<!--k-->`` and ``<!--/k-->``): its key, its HTML as sent
     (a ranked row's place left out) and the digest of that HTML. Kept: a saved round changes
     a few of a region's thousand pieces, the rest are the same text at every render."""
-    found = _PIECES.get(marked)
-    if found is not None:
-        return found
     html = marked.strip()
     key = KEY.search(html)
     if key is None:
         raise ValueError(f"A live piece without data-k: {html[:80]!r}")
     if RANK.search(html):
         html = PLACE.sub(r"\1", html)
-    found = (key.group(1), html, digest(html))
-    if len(_PIECES) >= 20_000:  # a few big events' regions (1,000 players: 2,500 pieces)
-        _PIECES.clear()
-    _PIECES[marked] = found
-    return found
+    return key.group(1), html, digest(html)
 
 
 @lru_cache(maxsize=8)

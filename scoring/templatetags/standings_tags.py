@@ -5,6 +5,7 @@ rows the template's loop took about 20 ms (tens of thousands of variables looked
 escaped), this about 3. The markup is the templates' own (tests/test_standings_rows.py keeps
 them the same)."""
 
+from functools import lru_cache
 from html import escape
 
 from django import template
@@ -35,33 +36,20 @@ def rank_marks(rank: str) -> dict[str, str]:
     return {"rank": f' data-rank="{rank}"', "place_mark": " data-place"}
 
 
-# Each row's HTML by the values it is made of: a saved round changes a few rows of a thousand,
-# the others are made of the same values at every render (kept for the process, a few events'
-# rows at most).
-_MADE: dict[tuple, str] = {}
+# A row's HTML is kept by the values it is made of (``lru_cache``): a saved round changes a few
+# rows of a thousand, the others are made of the same values at every render.
 
 
-def made(row: tuple, make, *args) -> str:
-    """The HTML of a row made of ``row`` (every value it shows), ``make(*args)`` only the
-    first time."""
-    html = _MADE.get(row)
-    if html is None:
-        html = make(*args)
-        if len(_MADE) >= 20_000:
-            _MADE.clear()
-        _MADE[row] = html
-    return html
-
-
-def standings_row(row: dict) -> str:
-    values = escaped(row)
+@lru_cache(maxsize=20_000)
+def standings_row(items: tuple[tuple[str, str], ...]) -> str:
+    values = escaped(dict(items))
     return ROW.format_map(values | rank_marks(values["rank"]))
 
 
 @register.simple_tag
 def standings_rows(rows) -> str:
     """The rows of ``scoring.lists.standings_rows``, every value escaped."""
-    out = [made((ROW, *row.items()), standings_row, row) for row in rows]
+    out = [standings_row(tuple(row.items())) for row in rows]
     return mark_safe("".join(out))  # noqa: S308 (every value escaped by standings_row)
 
 
@@ -73,22 +61,25 @@ RESULT_ROW = (
 )
 
 
+@lru_cache(maxsize=20_000)
+def result_row(
+    medals: bool, closed: bool, name: str, outcome: str, items: tuple[tuple[str, str], ...]
+) -> str:
+    values = escaped(dict(items))
+    medal = escape(outcome) if closed else ""
+    values |= rank_marks(values["rank"]) | {
+        "name": escape(name),
+        "medal": f'<td class="medal-cell">{medal}</td>' if medals else "",
+    }
+    return RESULT_ROW.format_map(values)
+
+
 @register.simple_tag
 def results_rows(rows, medals: bool, closed: bool) -> str:
     """The rows of ``scoring.views.results.results_standings``: (standings row, outcome,
     text), every value escaped."""
-
-    def result_row(name: str, outcome: str, text: dict) -> str:
-        values = escaped(text)
-        medal = escape(outcome) if closed else ""
-        values |= rank_marks(values["rank"]) | {
-            "name": escape(name),
-            "medal": f'<td class="medal-cell">{medal}</td>' if medals else "",
-        }
-        return RESULT_ROW.format_map(values)
-
-    out = []
-    for row, outcome, text in rows:
-        shown = (RESULT_ROW, medals, closed, row.player.name, str(outcome), *text.items())
-        out.append(made(shown, result_row, row.player.name, str(outcome), text))
+    out = [
+        result_row(medals, closed, row.player.name, str(outcome), tuple(text.items()))
+        for row, outcome, text in rows
+    ]
     return mark_safe("".join(out))  # noqa: S308 (every value escaped by result_row)
