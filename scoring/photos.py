@@ -101,11 +101,11 @@ def flatten(image: Image.Image) -> Image.Image:
     return white
 
 
-def kept_photos(table) -> list[SheetPhoto]:
-    """The table's photos not removed, oldest first."""
-    return list(table.photos.filter(removed_at=None).select_related("added_by"))
-
-
-def removed_photos(table) -> list[SheetPhoto]:
-    """The table's removed photos (their rows: who removed them, when, why), oldest first."""
-    return list(table.photos.exclude(removed_at=None).select_related("added_by", "removed_by"))
+def table_photos(table) -> tuple[list[SheetPhoto], list[SheetPhoto]]:
+    """The table's photos not removed and those removed (their rows: who removed them, when,
+    why), each oldest first: one query."""
+    photos = list(table.photos.select_related("added_by", "removed_by"))
+    return (
+        [photo for photo in photos if photo.removed_at is None],
+        [photo for photo in photos if photo.removed_at is not None],
+    )

@@ -8,7 +8,7 @@ from django import template
 from django.urls import reverse
 
 from scoring.forms.photos import PhotoForm, RemovePhotoForm
-from scoring.photos import kept_photos, removed_photos
+from scoring.photos import table_photos
 from scoring.services.table_entry import opened
 
 register = template.Library()
@@ -38,6 +38,7 @@ def sheet_photos(context, table, phone=False):
         def src(photo):
             return reverse("sheet_photo", args=[*where, photo.pk])
 
+    kept, removed = table_photos(table)
     photos = [
         {
             "photo": photo,
@@ -49,13 +50,13 @@ def sheet_photos(context, table, phone=False):
             if is_director
             else "",
         }
-        for photo in kept_photos(table)
+        for photo in kept
     ]
     return {
         "shown": True,
         "photos": photos,
         "thumb": THUMB,
-        "removed": removed_photos(table) if is_director else [],
+        "removed": removed if is_director else [],
         "form": PhotoForm(),
         "remove_form": RemovePhotoForm(),
         "add_url": add_url,
