@@ -108,6 +108,8 @@ def request_kind(environ) -> str:
         return "check"
     if path.endswith(("/version.json", "/clock.json")):
         return path.rsplit("/", 1)[1]
+    if path.endswith("/stream/"):
+        return "stream"
     if path.endswith("/enter/"):
         return f"entry {environ.get('REQUEST_METHOD', 'GET')}"
     return "page"
@@ -135,10 +137,13 @@ def served():
                 kind[1] += spent
 
     def write() -> None:
+        from tournament.streams import hub
+
         mine, scratch = folder / f"{os.getpid()}.json", folder / f"{os.getpid()}.tmp"
         while True:
             with lock:
-                text = json.dumps({"at": time.time(), "kinds": totals})
+                kinds = {**totals, "hub (streams' checks)": [hub().ticks, hub().spent]}
+                text = json.dumps({"at": time.time(), "kinds": kinds})
             scratch.write_text(text)
             scratch.replace(mine)
             time.sleep(0.25)
@@ -337,6 +342,68 @@ def dechunk(data: bytes) -> bytes:
         at = end + 2 + size + 2
 
 
+class Feed:
+    """A page's stream as EventSource holds it: a connection of its own, its messages read as
+    they come (chunked, as gunicorn sends a response of no length)."""
+
+    def __init__(self, port: int):
+        self.address = ("127.0.0.1", port)
+        self.sock: socket.socket | None = None
+        self.raw = b""  # received, not yet taken apart into chunks
+        self.text = b""  # the stream's text, not yet taken apart into messages
+
+    def open(self, request: bytes) -> tuple[int, int]:
+        """The stream asked for: (its status, the bytes of the answer's head)."""
+        self.close()
+        self.sock = socket.create_connection(self.address, timeout=120)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            more = self.sock.recv(65536)
+            if not more:
+                raise Closed
+            data += more
+        head, _, self.raw = data.partition(b"\r\n\r\n")
+        self.text = b""
+        status = int(head.split(b" ", 2)[1])
+        if status != 200:
+            self.close()
+        return status, len(head) + 4
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    def read(self, timeout: float) -> tuple[list[bytes], int]:
+        """The messages' data come within ``timeout`` seconds, and the bytes received."""
+        poll = select.poll()
+        poll.register(self.sock, select.POLLIN)
+        received = 0
+        if poll.poll(max(0, int(timeout * 1000))):
+            more = self.sock.recv(65536)
+            if not more:
+                raise Closed
+            received, self.raw = len(more), self.raw + more
+        while b"\r\n" in self.raw:  # whole chunks only
+            line, _, rest = self.raw.partition(b"\r\n")
+            size = int(line.split(b";")[0], 16)
+            if len(rest) < size + 2:
+                break
+            self.text += rest[:size]
+            self.raw = rest[size + 2 :]
+            if not size:
+                raise Closed
+        messages = []
+        while b"\n\n" in self.text:
+            message, _, self.text = self.text.partition(b"\n\n")
+            data = [line[5:].strip() for line in message.split(b"\n") if line.startswith(b"data:")]
+            if data:
+                messages.append(b"\n".join(data))
+        return messages, received
+
+
 @dataclass
 class Tally:
     """What one kind of request cost on the client's side."""
@@ -444,6 +511,7 @@ class Phone(Browser):
         self.whole_bytes = 0  # received in answers that carried a whole region
         self.skipped: Counter = Counter()  # timer ticks skipped while busy
         self.late = 0.0
+        self.feed = Feed(port)
 
     def load(self) -> None:
         answer = self.request("load", "GET", self.path, {"Accept": "text/html"})
@@ -452,8 +520,11 @@ class Phone(Browser):
         self.version_url = page.source["data-version-url"]
         self.refresh = int(page.source["data-refresh"])
         self.shown = page.source["data-version"]
+        self.stream_url = page.source.get("data-stream-url")
         self.regions, self.clocks, self.in_case = page.regions, page.clocks, page.in_case
         self.wire.close()  # the page's load is over: the phone's timers start on a fresh line
+        if self.stream_url:  # live.js opens the page's stream as it loads
+            self.open_stream()
         self.tallies.clear()
         self.wire.connects = 0
 
@@ -472,8 +543,14 @@ class Phone(Browser):
             states = ",".join(f"{region}={held}" for region, held in self.regions.items())
             headers = {"X-Live-Version": self.shown, "X-Live-States": states}
             answer = self.json("check", self.path, headers)
-        if answer is None or str(answer["version"]) == self.shown:
-            return
+        if answer is not None:
+            self.settle(answer)
+
+    def settle(self, answer: dict) -> bool:
+        """live.js's settle(): an answer (a check's or a stream's message) taken; False when a
+        region was asked alone."""
+        if str(answer["version"]) == self.shown:
+            return True
         for url, mark in self.clocks.items():  # "live-changed": clock.js reads clock.json again
             if not answer.get("clock") or answer["clock"] != mark:  # unless the check said its mark
                 self.read_clock(url)
@@ -481,11 +558,37 @@ class Phone(Browser):
         brought = [
             self.take(region, answered[region], 0)
             if region in answered
-            else self.refresh_region(region)
+            else self.refresh_region(region) and False
             for region in list(self.regions)
         ]
-        if all(brought):  # else the version is asked again, and the regions, at the next check
-            self.shown = str(answer["version"])
+        self.shown = str(answer["version"])
+        return all(brought)
+
+    def open_stream(self) -> bool:
+        """live.js's openStream(): the page's stream, saying what the phone holds; False when
+        refused (204: the process serves no more streams)."""
+        query = urlencode(
+            {
+                "page": self.path,
+                "v": self.shown,
+                "s": ",".join(f"{region}={held}" for region, held in self.regions.items()),
+            }
+        )
+        lines = [f"GET {self.stream_url}?{query} HTTP/1.1", f"Host: {self.host}"]
+        headers = {
+            **BROWSER,
+            "Accept": "text/event-stream",
+            "Referer": f"http://{self.host}{self.path}",
+        }
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        status, head = self.feed.open(request)
+        tally = self.tallies["stream"]
+        tally.requests += 1
+        tally.received += head
+        tally.sent += len(request)
+        tally.statuses[status] += 1
+        return status == 200
 
     def read_clock(self, url: str) -> None:
         reading = self.json("clock.json", url)
@@ -515,7 +618,8 @@ class Phone(Browser):
         """The page's timers from ``start`` (time.monotonic()) until ``stop``: a check every
         ``refresh`` seconds (a tick while a check is under way is skipped, as live.js's busy
         flag does), clock.json every 15 seconds for a clock whose page's checks do not say its
-        mark."""
+        mark. A page whose stream is open (load) takes its messages as they come instead of
+        checking, from its first check's tick on (one the server refused checks)."""
         due = {"check": start + self.check_offset * self.refresh}
         every = {"check": float(self.refresh), "clock": CLOCK_POLL}
         if self.in_case:
@@ -528,6 +632,10 @@ class Phone(Browser):
                     return
                 # late: how long after it was due (and the phone free) a timer ran
                 self.late = max(self.late, time.monotonic() - max(due[timer], idle))
+                if timer == "check" and self.feed.sock is not None:  # its stream is open
+                    del due["check"]
+                    self.streamed(due, every, stop)
+                    return
                 if timer == "check":
                     self.check()
                 else:
@@ -540,6 +648,28 @@ class Phone(Browser):
                     self.skipped[timer] += 1
         finally:
             self.wire.close()
+            self.feed.close()
+
+    def streamed(self, due: dict, every: dict, stop: threading.Event) -> None:
+        """The stream's messages taken as they come until ``stop`` (and clock.json read in
+        case, every 15 seconds); the stream opened again after a message the page could not
+        take whole, or when the server closed it."""
+        while not stop.is_set():
+            wait = min([*due.values(), time.monotonic() + 0.2]) - time.monotonic()
+            try:
+                messages, received = self.feed.read(wait)
+            except (Closed, ConnectionResetError):
+                self.open_stream()
+                continue
+            self.tallies["stream"].received += received
+            for message in messages:
+                if not self.settle(json.loads(message)):
+                    self.open_stream()
+                    break
+            for timer in [t for t, at in due.items() if at <= time.monotonic()]:
+                for url in self.in_case:
+                    self.read_clock(url)
+                due[timer] += every[timer]
 
 
 class Writer(Browser):

@@ -62,3 +62,37 @@ def test_a_saved_round_shows_on_an_open_phone_within_5_seconds(site, pages):
         for headers in requests
     )
     phone.screenshot(path=b.artifact("standings-live-phone.png"))
+
+
+def test_a_phone_with_a_stream_is_sent_the_saved_round_and_asks_nothing(
+    site, pages, settings, tmp_path
+):
+    """Streams on (as `make hall` runs): the phone's page opens its stream and is sent the
+    round; it never asks its page whether the event moved (tournament/streams.py)."""
+    settings.LIVE_STREAMS = 4
+    settings.LIVE_SHARED_DIR = str(tmp_path)
+    players = [s.player for s in site["table"].seats.select_related("player").order_by("position")]
+    phone = pages(**b.PHONE)
+    requests = []
+    phone.on("request", lambda request: requests.append(request))
+    with phone.expect_request(lambda r: "/e/spring/stream/" in r.url):
+        phone.goto(site["url"] + "/e/spring/1/")
+    phone.evaluate("window.notReloaded = true")
+    last = phone.locator("#standings tr", has_text=players[3].name).locator("td").nth(4)
+    expect(last).to_have_text("—")
+
+    desk = pages()
+    desk.goto(site["url"] + "/director/e/spring/1/table/1/enter/")
+    b.log_in(desk, "desk", PASSWORD)
+    for player, value in zip(players, [0, 25, 9, 41], strict=True):
+        desk.locator(f"input[name=p{player.pk}]").fill(str(value))
+    with desk.expect_navigation():
+        desk.get_by_role("button", name="Save round 12-12").click()
+
+    expect(last).to_have_text("41", timeout=10_000)  # within a beat or two
+    expect(phone.locator("#live-tables")).to_contain_text("1 round")
+    assert phone.evaluate("window.notReloaded") is True
+    assert phone.evaluate("document.body.dataset.version") != "0"
+    asked = [r for r in requests if "x-live-version" in r.headers or "x-live-region" in r.headers]
+    assert asked == []  # pushed, not asked
+    assert sum("/e/spring/stream/" in r.url for r in requests) == 1

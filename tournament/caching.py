@@ -68,11 +68,21 @@ def live_context(event: Event) -> dict:
         "live_refresh": settings.LIVE_REFRESH_SECONDS,
         "live_version": event.version,
         "live_version_url": reverse("event_version", args=[event.slug]),
+        # Where a phone opens the page's stream instead (tournament/streams.py), when on.
+        "live_stream_url": reverse("event_stream", args=[event.slug])
+        if settings.LIVE_STREAMS
+        else "",
     }
 
 
 class VersionedPageMixin:
     """Conditional GET for a public page of an event (put after EventMixin)."""
+
+    @classmethod
+    def live_watch(cls, event: Event, kwargs: dict) -> int | None:
+        """What a stream of the page (tournament/streams.py) follows besides the event: the
+        id of the table whose own version the page changes with (TableSheetView), or None."""
+        return None
 
     def live_key(self) -> str:
         """What the page depends on: the event's version, or something narrower that changes

@@ -17,7 +17,10 @@ from tournament.hall import hall_urls
 
 bind = [os.environ.get("HOST") or "0.0.0.0:8000"]  # noqa: S104 (the hall's network)
 workers = int(os.environ.get("HALL_WORKERS", "2"))
-threads = int(os.environ.get("HALL_THREADS", "8"))
+# Phones on the public pages hold a stream each (tournament/streams.py): a thread of its own,
+# beside the threads that answer requests.
+os.environ.setdefault("LIVE_STREAMS", "200")
+threads = int(os.environ.get("HALL_THREADS", "8")) + int(os.environ["LIVE_STREAMS"] or 0)
 worker_class = "gthread"
 timeout = 120
 graceful_timeout = 20

@@ -12,6 +12,10 @@ LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES   failed log-ins (default 5) of one u
 CACHE_URL      where rendered pages are kept: locmem:// (default, one process's memory) or
                redis://127.0.0.1:6379/0 (shared by every worker; needs a Redis server).
 LIVE_REFRESH_SECONDS   how often public pages ask whether anything changed (default 3).
+LIVE_STREAMS           how many phones a server process pushes changes to instead (server-sent
+                       events, tournament/streams.py; each holds a thread): 0, the default, asks
+                       every page to poll; `make hall` sets 200 and gives its processes as many
+                       threads more.
 PROXY_COUNT    how many proxies in front of the site append to X-Forwarded-For (default 0:
                the client's address is the connection's).
 TRUSTED_PROXIES  comma-separated addresses or networks whose X-Forwarded-For is read (default
@@ -268,6 +272,7 @@ RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 5)
 # Public pages ask this often (seconds) whether the event changed, and then fetch only the
 # parts that did (static/js/live.js, htmx).
 LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)
+LIVE_STREAMS = env_int("LIVE_STREAMS", 0)  # a process's streams (tournament/streams.py)
 # The dashboard flags a table with no round saved for this long while the clock runs.
 DASHBOARD_QUIET_MINUTES = env_int("DASHBOARD_QUIET_MINUTES", 15, minimum=1)
 

@@ -3,12 +3,14 @@
 from django.urls import path
 
 from tournament.caching import EventVersionView
+from tournament.streams import EventStreamView
 from tournament.views import events, offline
 
 urlpatterns = [
     path("", events.HomeView.as_view(), name="home"),
     path("e/<slug:slug>/", events.EventHomeView.as_view(), name="event"),
     path("e/<slug:slug>/version.json", EventVersionView.as_view(), name="event_version"),
+    path("e/<slug:slug>/stream/", EventStreamView.as_view(), name="event_stream"),
     path("e/<slug:slug>/find/", events.FindTableView.as_view(), name="find_table"),
     path("sw.js", offline.ServiceWorkerView.as_view(), name="service_worker"),
     path("manifest.webmanifest", offline.ManifestView.as_view(), name="manifest"),

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
@@ -607,6 +607,13 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
 
     def live_key(self) -> str:
         return self._live_key
+
+    @classmethod
+    def live_watch(cls, event, kwargs) -> int:
+        table = Table.objects.filter(
+            stage__event=event, stage__number=kwargs["stage"], number=kwargs["table"]
+        ).values_list("pk", flat=True)
+        return get_object_or_404(table)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

@@ -26,6 +26,7 @@
   if (!seconds || !url) return;
   let shown = source.dataset.version;
   let busy = false;
+  let stream = null; // the page's stream while one is open (below)
   // detail: what the check said besides the regions (the clock's mark: static/js/clock.js).
   function changed(detail) {
     if (window.htmx) window.htmx.trigger(body, "live-changed", detail);
@@ -171,32 +172,90 @@
     });
   }
 
+  // An answer (a check's, or a stream's message) applied: the clock told, each region brought
+  // to its new state. False when a region had to be asked alone (its state is then not the one
+  // the answer gave: a stream reopens from what the page holds).
+  async function settle(answer, regions) {
+    const version = String(answer.version);
+    if (version === shown) return true;
+    changed({ clock: answer.clock });
+    // A region the answer could not bring up to date asks alone; one that still cannot
+    // is asked again at the next check.
+    const answers = answer.regions || {};
+    const taken = await Promise.all(
+      regions.map((region) =>
+        answers[region.id] && take(region, answers[region.id])
+          ? true
+          : refresh(region, false).then(() => false),
+      ),
+    );
+    shown = version;
+    source.dataset.version = version;
+    return taken.every(Boolean);
+  }
+
   async function check() {
-    if (busy || document.visibilityState !== "visible") return;
+    if (busy || stream || document.visibilityState !== "visible") return;
     busy = true;
     try {
       const regions = Array.from(document.querySelectorAll("[data-live]"));
-      const answer = await read(regions);
-      const version = String(answer.version);
-      if (version !== shown) {
-        changed({ clock: answer.clock });
-        // A region the answer could not bring up to date asks alone; one that still cannot
-        // is asked again at the next check.
-        const answers = answer.regions || {};
-        await Promise.all(
-          regions.map((region) =>
-            answers[region.id] && take(region, answers[region.id]) ? null : refresh(region, false),
-          ),
-        );
-        shown = version;
-        source.dataset.version = version;
-      }
+      await settle(await read(regions), regions);
     } catch (error) {
       // Offline for a moment: the next check tries again.
     } finally {
       busy = false;
     }
   }
+
+  // Pushed instead of asked (tournament/streams.py), where the page names a stream: the same
+  // answers, sent when something changed. The stream says what the page holds when it opens;
+  // after an answer the page could not take whole, a dropped line or a refusal (204: the
+  // server serves no more streams), it is closed, the page asks as above, and a stream is
+  // opened again later (after one interval, then twice as long each time, up to 5 minutes).
+  const streamUrl = source.dataset.streamUrl;
+  let pause = seconds * 1000;
+  let work = Promise.resolve();
+
+  function closeStream(again) {
+    if (stream) stream.close();
+    stream = null;
+    if (again) window.setTimeout(openStream, again);
+  }
+
+  function openStream() {
+    if (stream || !streamUrl || !window.EventSource) return;
+    const regions = Array.from(document.querySelectorAll("[data-live]"));
+    const query = new URLSearchParams({
+      page: window.location.pathname + window.location.search,
+      v: shown,
+      s: regions.map((region) => region.id + "=" + (region.dataset.live || "")).join(","),
+    });
+    const opened = new EventSource(streamUrl + "?" + query.toString());
+    stream = opened;
+    opened.onopen = () => {
+      pause = seconds * 1000;
+    };
+    opened.onmessage = (message) => {
+      work = work.then(async () => {
+        if (stream !== opened) return;
+        let whole = false;
+        try {
+          whole = await settle(JSON.parse(message.data), regions);
+        } catch (error) {
+          whole = false;
+        }
+        if (!whole && stream === opened) closeStream(1);
+      });
+    };
+    opened.onerror = () => {
+      if (stream !== opened) return;
+      closeStream(pause);
+      pause = Math.min(pause * 2, 300000);
+      check();
+    };
+  }
+
   window.setInterval(check, seconds * 1000);
   document.addEventListener("visibilitychange", check);
+  openStream();
 })();

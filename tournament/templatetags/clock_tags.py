@@ -30,6 +30,8 @@ def stage_clock(context, stage, controls=False, marked=False):
         "stage": stage,
         "controls": controls,
         "marked": marked,
+        # A stream for a visitor with no session only (tournament/streams.py).
+        "streamed": not context["request"].user.is_authenticated if "request" in context else False,
     }
     if controls:
         out["csrf_token"] = context.get("csrf_token")

@@ -1,0 +1,212 @@
+"""Live pages pushed to the phones (tournament/streams.py, issue 32 item 4): a phone's stream is
+sent what its page's check would answer, once per beat for every phone on the page and for
+every process of the site, nothing while its page is unchanged, and it is refused (204, the
+page then asks as before) or rejected (400, 404) where it must be.
+
+The hub is driven beat by beat here (``Hub(start=False)``, ``tick``): what its thread does every
+LIVE_REFRESH_SECONDS. tests/test_browser_live.py follows a stream in Chromium."""
+
+import json
+import re
+
+import pytest
+from django.core.cache import caches
+from django.db.models import F
+from django.test import Client
+
+from tests.test_live_pages import enter
+from tournament import streams
+from tournament.caching import LiveCheckMiddleware
+from tournament.models import Event, Table
+
+pytestmark = pytest.mark.django_db
+
+STANDINGS, TABLE_1 = "/e/spring/1/", "/e/spring/1/table/1/"
+
+
+@pytest.fixture
+def hub(monkeypatch, settings, tmp_path, seated):
+    settings.LIVE_STREAMS = 3
+    settings.LIVE_SHARED_DIR = str(tmp_path)
+    streams.shared.cache_clear()
+    made = streams.Hub(start=False)
+    monkeypatch.setattr(streams, "_hub", made)
+    yield made
+    streams.shared.cache_clear()
+
+
+def held(path: str) -> dict:
+    """What live.js says of a page it just loaded: the version and each region's state."""
+    page = Client().get(path).content.decode()
+    version = re.search(r'<body[^>]* data-version="(\d+)"', page).group(1)
+    states = ",".join(
+        f"{i}={s}" for i, s in re.findall(r'id="([\w-]+)"[^>]* data-live="(\w*)"', page)
+    )
+    assert states
+    return {"page": path, "v": version, "s": states}
+
+
+def opened(path: str, client=None):
+    """A phone's stream on ``path``: the response, its first line read."""
+    response = (client or Client()).get("/e/spring/stream/", held(path))
+    assert response.status_code == 200, response.status_code
+    assert response["Content-Type"] == "text/event-stream"
+    content = iter(response.streaming_content)
+    assert next(content).startswith(b"retry: ")
+    response.lines = content
+    return response
+
+
+def leave(response) -> None:
+    """The phone gone: its response closed, as the server closes it (through the test
+    client's wrapper, which keeps the test's database connection open)."""
+    response._iterator.close()
+
+
+def sent(stream: streams.Stream) -> list[bytes]:
+    out = []
+    while not stream.messages.empty():
+        out.append(stream.messages.get())
+    return out
+
+
+def counted(hub, monkeypatch) -> list:
+    asked = []
+    check = hub.check
+
+    def counting(question):
+        asked.append(question)
+        return check(question)
+
+    monkeypatch.setattr(hub, "check", counting)
+    return asked
+
+
+def test_a_saved_round_reaches_the_stream_as_the_pages_check_answers_it(hub, director_client):
+    asked = held(STANDINGS)
+    response = opened(STANDINGS)
+    [stream] = hub.where
+    hub.tick(1)
+    assert sent(stream) == []  # the phone holds the page as it is
+    table = Table.objects.get(stage__number=1, number=1)
+    players = enter(director_client, table, [0, 10, 20, 30])
+    check = Client().get(STANDINGS, HTTP_X_LIVE_VERSION=asked["v"], HTTP_X_LIVE_STATES=asked["s"])
+    hub.tick(2)
+    message = next(response.lines)  # what the phone's EventSource receives
+    assert message == b"data: " + check.content + b"\n\n"
+    answer = json.loads(message[len(b"data: ") :])
+    assert answer["version"] > int(asked["v"])
+    rows = "".join(answer["regions"]["live-standings"]["pieces"].values())
+    assert all(p.name in rows for p in players)  # the table's four rows, not the region whole
+    assert "html" not in answer["regions"]["live-standings"]
+    hub.tick(3)
+    assert sent(stream) == []  # nothing changed since
+    leave(response)  # the phone gone: its stream leaves the hub
+    assert len(hub) == 0 and not hub.questions
+
+
+def test_the_phones_on_one_page_are_one_question(hub, director_client, monkeypatch):
+    responses = [opened(STANDINGS) for _ in range(3)]
+    assert Client().get("/e/spring/stream/", held(STANDINGS)).status_code == 204  # LIVE_STREAMS
+    asked = counted(hub, monkeypatch)
+    enter(director_client, Table.objects.get(stage__number=1, number=2), [5, 0, 15, 25])
+    hub.tick(1)
+    assert len(asked) == 1
+    messages = [next(r.lines) for r in responses]
+    assert messages[0] == messages[1] == messages[2]
+    assert len(hub.questions) == 1  # and still one: they hold the same state
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.tick(2)
+    assert len(asked) == 2
+    assert len({next(r.lines) for r in responses}) == 1
+
+
+def test_a_tables_stream_is_sent_its_own_tables_changes_only(hub, director_client, monkeypatch):
+    response = opened(TABLE_1)
+    [stream] = hub.where
+    asked = counted(hub, monkeypatch)
+    hub.tick(0)  # a new stream's question is asked once: the phone holds the page as it is
+    assert len(asked) == 1 and sent(stream) == []
+    asked.clear()
+    enter(director_client, Table.objects.get(stage__number=1, number=2), [5, 0, 15, 25])
+    hub.tick(1)
+    assert asked == [] and sent(stream) == []  # another table: not even asked
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.tick(2)
+    assert len(asked) == 1
+    answer = json.loads(next(response.lines)[len(b"data: ") :])
+    assert "live-sheet" in answer["regions"]
+
+
+def test_the_processes_of_a_site_render_each_beat_once(hub, director_client, monkeypatch):
+    """A second process (a second Hub, its own cache) reads the first's answer and the states
+    it gave; at the next beat, whichever asks first computes only the changes."""
+    first = opened(STANDINGS)
+    second_hub = streams.Hub(start=False)
+    monkeypatch.setattr(streams, "_hub", second_hub)
+    second = opened(STANDINGS)
+    asked_first, asked_second = counted(hub, monkeypatch), counted(second_hub, monkeypatch)
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.tick(7)
+    caches["live"].clear()  # the second process's cache: it never saw what the first rendered
+    LiveCheckMiddleware.kept.clear()
+    second_hub.tick(7)
+    assert len(asked_first) == 1 and asked_second == []
+    assert next(first.lines) == next(second.lines)
+    enter(director_client, Table.objects.get(stage__number=1, number=2), [5, 0, 15, 25])
+    second_hub.tick(8)  # the second asks first this time
+    assert len(asked_second) == 1
+    answer = json.loads(next(second.lines)[len(b"data: ") :])
+    assert "pieces" in answer["regions"]["live-standings"]  # it knew the state: changes only
+    hub.tick(8)
+    assert len(asked_first) == 1
+    assert json.loads(next(first.lines)[len(b"data: ") :]) == answer
+
+
+def test_a_page_gone_ends_its_streams(hub, director_client):
+    response = opened(TABLE_1)
+    Table.objects.filter(stage__number=1, number=1).update(number=9)
+    Event.objects.update(version=F("version") + 1)  # as a write does
+    hub.tick(1)
+    assert list(response.lines) == []  # the stream ends: the phone asks its page itself
+    assert len(hub) == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [
+        ({"page": "/e/other/1/", "v": "1", "s": ""}, 400),  # another event's page
+        ({"page": "https://elsewhere.example/e/spring/1/", "v": "1", "s": ""}, 400),
+        ({"page": STANDINGS, "v": "one", "s": ""}, 400),
+        ({"page": STANDINGS, "v": "1", "s": "live-standings=<script>"}, 400),
+        ({"page": STANDINGS, "v": "1" * 20, "s": ""}, 400),
+        ({"page": "/e/spring/nowhere/at/all/", "v": "1", "s": ""}, 404),
+        ({"page": "/e/spring/1/table/99/", "v": "1", "s": "live-sheet="}, 404),
+        ({}, 400),
+    ],
+)
+def test_a_stream_asked_wrongly_is_refused_with_a_reason_not_an_error(hub, query, status):
+    assert Client().get("/e/spring/stream/", query).status_code == status
+    assert len(hub) == 0
+
+
+def test_an_unknown_event_has_no_stream(hub):
+    response = Client().get("/e/nope/stream/", {"page": "/e/nope/1/", "v": "1", "s": ""})
+    assert response.status_code == 404
+
+
+def test_a_stream_is_refused_to_a_session_and_when_streams_are_off(hub, settings, director_client):
+    assert director_client.get("/e/spring/stream/", held(STANDINGS)).status_code == 204
+    phone = Client()
+    phone.cookies[settings.SESSION_COOKIE_NAME] = "a-table-phone"
+    assert phone.get("/e/spring/stream/", held(STANDINGS)).status_code == 204
+    settings.LIVE_STREAMS = 0
+    assert Client().get("/e/spring/stream/", held(STANDINGS)).status_code == 204
+    assert len(hub) == 0
+
+
+def test_the_page_names_its_stream_only_when_streams_are_on(hub, settings, director_client):
+    assert 'data-stream-url="/e/spring/stream/"' in Client().get(STANDINGS).content.decode()
+    assert "data-stream-url" not in director_client.get(STANDINGS).content.decode()
+    settings.LIVE_STREAMS = 0
+    assert "data-stream-url" not in Client().get(STANDINGS).content.decode()

@@ -1,0 +1,450 @@
+"""Live pages pushed to the phones (server-sent events) instead of asked every few seconds.
+
+A phone on a live page (static/js/live.js) opens ``/e/<slug>/stream/?page=&v=&s=``: the page it
+shows, the version it shows and the state of each live region it holds, as its check would
+say them (tournament/caching.py LiveMixin). The stream then sends, as ``data:`` lines, exactly
+what that check would have answered, when it would have answered something new: one JSON
+message per change, the regions' changes since the state the phone holds (tournament/live.py).
+
+What it costs does not grow with the phones. One ``Hub`` per process follows every stream:
+
+- its thread reads the followed events' versions (and the followed tables': a table's page
+  changes with its own table, TableSheetView) in one or two queries once a beat, every
+  ``LIVE_REFRESH_SECONDS`` on the clock's time (the same moments in every process);
+- the phones on one page holding the same version and states are one question: the hub asks
+  it once, as the page's own check (the site's middleware and view, answered from the cache
+  when another process or phone asked it first), and writes the answer to each stream;
+- a page is asked at most once a beat (the polling phones' interval: every change still shows
+  within it), so that a round saved every second across the hall renders the standings once
+  in three seconds, not three times;
+- the site's processes on one machine share each beat's answers (``Shared``: files in a
+  folder of their own): the first to ask a question renders it, the others read its answer
+  and the states it gave, so that each version is rendered once for the whole server.
+
+Each stream holds one of the server's threads: a process serves ``LIVE_STREAMS`` of them
+(tournament/hall_server.py gives it that many threads more), and answers 204 beyond, as it
+does to a director or a table's phone (a session: their pages carry their own controls) and
+whenever streams are off (``LIVE_STREAMS`` 0, the default outside the hall): live.js then asks
+every few seconds, as before.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import json
+import logging
+import os
+import queue
+import re
+import tempfile
+import threading
+import time
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.db import close_old_connections, connection
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import Resolver404, resolve
+from django.utils.decorators import method_decorator
+from django.utils.translation import get_language_from_request
+from django.views import View
+from django.views.decorators.cache import never_cache
+
+from tournament import live
+from tournament.caching import LIVE_STATE_SECONDS, live_cache
+from tournament.models import Event, Table
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = 20  # seconds: a comment on a quiet stream, so that a phone gone is noticed
+# What a stream's question copies of the phone's request (besides the page, its language and
+# the live headers): where it was asked, as a proxy said it. Nothing of the phone itself (its
+# address, its browser's languages): every phone on a page is the same question.
+KEPT_ENVIRON = (
+    "SCRIPT_NAME",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "HTTP_HOST",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "wsgi.url_scheme",
+)
+VERSION = re.compile(r"^\d{1,12}$")
+STATES = re.compile(r"^[\w=,-]{0,400}$")
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page as a stream follows it: the request its check is asked as, and what it
+    changes with (the event, and a table's own version for a table's page)."""
+
+    event_id: int
+    table_id: int | None
+    regions: bool  # False: a page that only asks the version (the big screen's clock)
+    path: str
+    query: str
+    language: str
+    environ: tuple[tuple[str, str], ...]
+
+    @cached_property
+    def name(self) -> str:
+        """The page as the processes' ``Shared`` answers name it."""
+        return live.digest(
+            repr((self.event_id, self.table_id, self.path, self.query, self.language, self.environ))
+        )
+
+
+@dataclass
+class Question:
+    """The phones on one page holding one version and the same states: asked once."""
+
+    page: Page
+    version: str
+    states: str
+    streams: set = field(default_factory=set)
+    seen: tuple | None = None  # what the page changes with, when last asked (None: not yet)
+
+
+class Stream:
+    """One phone's stream: the messages the hub writes for it, sent as they come."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self.messages: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+
+    def __iter__(self):
+        try:
+            # The reconnection delay a browser waits after a dropped line (live.js reopens
+            # the stream itself, with the state it holds then).
+            yield f"retry: {settings.LIVE_REFRESH_SECONDS * 1000}\n\n".encode()
+            while True:
+                try:
+                    message = self.messages.get(timeout=HEARTBEAT)
+                except queue.Empty:
+                    yield b":\n\n"
+                    continue
+                if message is None:
+                    return
+                yield message
+        finally:
+            self.hub.leave(self)
+
+
+class Hub:
+    """Every stream of this process and the thread that answers them (started with the first)."""
+
+    def __init__(self, start: bool = True):
+        self.start = start  # False: no thread, the caller calls tick() (the tests)
+        self.lock = threading.Lock()
+        self.questions: dict[tuple, Question] = {}  # (page, version, states) -> question
+        self.where: dict[Stream, tuple] = {}  # stream -> its question's key
+        self.asked: dict[Page, float] = {}  # page -> when its questions were last asked
+        self.thread: threading.Thread | None = None
+        self.handler: WSGIHandler | None = None
+        self.ticks, self.spent = 0, 0.0  # ticks that asked something; their CPU (make bench)
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def follow(self, page: Page, version: str, states: str) -> Stream | None:
+        """A new stream on ``page`` for a phone holding ``version`` and ``states``; None when
+        this process already serves ``LIVE_STREAMS``."""
+        with self.lock:
+            if len(self.where) >= settings.LIVE_STREAMS:
+                return None
+            stream = Stream(self)
+            key = (page, version, states)
+            question = self.questions.get(key)
+            if question is None:
+                question = self.questions[key] = Question(page, version, states)
+            question.streams.add(stream)
+            self.where[stream] = key
+            if self.start and (self.thread is None or not self.thread.is_alive()):
+                self.thread = threading.Thread(target=self.run, name="live-hub", daemon=True)
+                self.thread.start()
+            return stream
+
+    def leave(self, stream: Stream) -> None:
+        with self.lock:
+            key = self.where.pop(stream, None)
+            question = self.questions.get(key) if key else None
+            if question is not None:
+                question.streams.discard(stream)
+                if not question.streams:
+                    del self.questions[key]
+                    if not any(k[0] == key[0] for k in self.questions):
+                        self.asked.pop(key[0], None)
+
+    def run(self) -> None:
+        while True:
+            every = settings.LIVE_REFRESH_SECONDS
+            time.sleep(every - time.time() % every)  # the next beat: the same in every process
+            started = time.thread_time()
+            try:
+                self.tick(round(time.time() / every))
+            except Exception:  # the streams go on; the next beat tries again
+                log.exception("The live streams' beat failed")
+            self.ticks += 1
+            self.spent += time.thread_time() - started
+
+    def tick(self, beat: int) -> None:
+        """Ask every question whose page changed since it was last asked. At most once a beat
+        (every ``LIVE_REFRESH_SECONDS``, on the clock's time): a change shows within one
+        interval, and the phones on one page come to hold one version and one state."""
+        with self.lock:
+            questions = list(self.questions.values())
+        if not questions:
+            return
+        if not connection.in_atomic_block:  # (a test's transaction: not this thread's own)
+            close_old_connections()  # the thread's connection, as a request's would be
+        seen = changes_of({q.page for q in questions})
+        for question in questions:
+            key = seen.get((question.page.event_id, question.page.table_id))
+            if key is None or key != question.seen:
+                self.ask(question, key, beat)
+        shared().forget(beat - 2)
+
+    def ask(self, question: Question, key: tuple | None, beat: int) -> None:
+        """The page's check asked as the phones would, its answer written to each stream:
+        once a beat for every process of the site (``Shared``)."""
+        if key is None:  # the event or the table is gone: the phones ask the page themselves
+            self.end(question)
+            return
+        if not question.page.regions:  # version.json's answer
+            version, states = str(key[0]), ""
+            body = json.dumps({"version": key[0]}).encode()
+        else:
+            name = f"{question.page.name}.{live.digest(question.version + question.states)}.{beat}"
+            with shared().lock(question.page.name):
+                found = shared().read(name)
+                if found is None:
+                    response = self.check(question)
+                    if response.status_code != 200:
+                        self.end(question)
+                        return
+                    found = (key, response.content, kept_states(response.content))
+                    shared().write(name, *found)
+                else:  # another process's answer: the states it gave, for the next beat's
+                    for state_id, state in found[2].items():
+                        live_cache().add(f"live-state:{state_id}", state, LIVE_STATE_SECONDS)
+            key, body, _ = found
+            version, states = version_and_states(body, question.states)
+        if version == question.version:
+            question.seen = key
+            return
+        message = b"data: " + body + b"\n\n"
+        with self.lock:
+            old = (question.page, question.version, question.states)
+            if self.questions.get(old) is not question:
+                return  # every stream left meanwhile
+            del self.questions[old]
+            new = (question.page, version, states)
+            moved = self.questions.get(new)
+            if moved is None:
+                moved = self.questions[new] = Question(question.page, version, states)
+            moved.seen = key
+            for stream in question.streams:
+                moved.streams.add(stream)
+                self.where[stream] = new
+                stream.messages.put(message)
+
+    def end(self, question: Question) -> None:
+        with self.lock:
+            for stream in question.streams:
+                stream.messages.put(None)
+            self.questions.pop((question.page, question.version, question.states), None)
+
+    def check(self, question: Question):
+        """The page's check, through the site's middleware and view, as a phone with no
+        session asks it (X-Live-Version, X-Live-States)."""
+        if self.handler is None:
+            self.handler = WSGIHandler()
+        page = question.page
+        environ = {
+            **dict(page.environ),
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": page.path,
+            "QUERY_STRING": page.query,
+            "wsgi.input": io.BytesIO(),
+            "HTTP_X_LIVE_VERSION": question.version,
+            "HTTP_X_LIVE_STATES": question.states,
+            "HTTP_COOKIE": f"{settings.LANGUAGE_COOKIE_NAME}={page.language}",
+            "REMOTE_ADDR": "127.0.0.1",  # the server itself
+        }
+        # get_response, not the WSGI call: no request_started or request_finished (which
+        # would close this thread's database connection at every question).
+        return self.handler.get_response(WSGIRequest(environ))
+
+
+def version_and_states(body: bytes, held: str) -> tuple[str, str]:
+    """The version a check's answer brings a phone to, and the states of its regions then
+    (``held``, as the phone said them: "id=state,id=state")."""
+    answer = json.loads(body)
+    regions = answer.get("regions") or {}
+    states = ",".join(
+        f"{rid}={regions.get(rid, {}).get('state', state)}"
+        for rid, _, state in (part.partition("=") for part in held.split(","))
+        if rid
+    )
+    return str(answer.get("version")), states
+
+
+def kept_states(body: bytes) -> dict[str, live.State]:
+    """The states a check's answer gave its regions, as this process keeps them
+    (LiveMixin.live_region): what the next beat's question holds."""
+    regions = json.loads(body).get("regions") or {}
+    states = {}
+    for answer in regions.values():
+        state = live_cache().get(f"live-state:{answer.get('state')}")
+        if state is not None:
+            states[answer["state"]] = state
+    return states
+
+
+def changes_of(pages: set[Page]) -> dict[tuple, tuple]:
+    """(event id, table id or None) -> what such a page changes with now: the event's
+    version, or for a table's page what every table shows and its table's own version."""
+    events = {
+        pk: (version, shared)
+        for pk, version, shared in Event.objects.filter(
+            pk__in={p.event_id for p in pages}
+        ).values_list("pk", "version", "shared_version")
+    }
+    tables = dict(
+        Table.objects.filter(pk__in={p.table_id for p in pages if p.table_id}).values_list(
+            "pk", "version"
+        )
+    )
+    out = {}
+    for page in pages:
+        if page.event_id not in events:
+            continue
+        version, shared = events[page.event_id]
+        if page.table_id is None:
+            out[page.event_id, None] = (version,)
+        elif page.table_id in tables:
+            out[page.event_id, page.table_id] = (shared, tables[page.table_id])
+    return out
+
+
+class Shared:
+    """The answers each beat's questions got, shared by the site's processes on this machine:
+    the first process's hub to ask a question renders it, the others read its answer (a file
+    each, written once, forgotten two beats later), each page's asking one process at a time
+    (a lock file). Nothing is lost when it is not shared (another machine): that process
+    renders its own."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+    @contextmanager
+    def lock(self, name: str):
+        handle = os.open(self.folder / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(handle)  # and the lock with it
+
+    def read(self, name: str) -> tuple[tuple, bytes, dict[str, live.State]] | None:
+        try:
+            text = (self.folder / name).read_bytes()
+        except FileNotFoundError:
+            return None
+        head, _, body = text.partition(b"\n")
+        key, states = json.loads(head)
+        states = {
+            sid: live.State(frame, digests, {k: tuple(w) for k, w in where.items()})
+            for sid, (frame, digests, where) in states.items()
+        }
+        return tuple(key), body, states
+
+    def write(self, name: str, key: tuple, body: bytes, states: dict[str, live.State]) -> None:
+        """Written whole, then named: a reader finds it whole or not at all."""
+        kept = {sid: [s.frame, s.digests, s.where] for sid, s in states.items()}
+        scratch = self.folder / f"{name}.{os.getpid()}.tmp"
+        scratch.write_bytes(json.dumps([key, kept]).encode() + b"\n" + body)
+        scratch.replace(self.folder / name)
+
+    def forget(self, before: int) -> None:
+        """The answers of the beats before ``before``."""
+        for entry in os.scandir(self.folder):
+            beat = entry.name.rpartition(".")[2]
+            if beat.isdigit() and int(beat) < before:
+                with suppress(FileNotFoundError):  # another process's hub forgot it first
+                    os.unlink(entry.path)
+
+
+_hub = Hub()
+
+
+def hub() -> Hub:
+    return _hub
+
+
+@lru_cache(maxsize=1)
+def shared() -> Shared:
+    """The folder of this site's shared answers: one per database, in the machine's temporary
+    folder (``LIVE_SHARED_DIR`` to choose another)."""
+    database = settings.DATABASES["default"]
+    site = live.digest(repr((database["ENGINE"], database["NAME"], database.get("HOST", ""))))
+    folder = getattr(settings, "LIVE_SHARED_DIR", "") or tempfile.gettempdir()
+    return Shared(Path(folder) / f"mt-live-{site}")
+
+
+@method_decorator(never_cache, name="dispatch")
+class EventStreamView(View):
+    """``text/event-stream``: a live page's changes as they happen (static/js/live.js), or
+    204 when this process serves no more streams, streams are off, or the phone has a
+    session: it then asks every few seconds."""
+
+    def get(self, request, slug):
+        if (
+            not settings.LIVE_STREAMS
+            or settings.SESSION_COOKIE_NAME in request.COOKIES
+            or request.user.is_authenticated
+        ):
+            return HttpResponse(status=204)
+        page_path, _, query = request.GET.get("page", "").partition("?")
+        version, states = request.GET.get("v", ""), request.GET.get("s", "")
+        if (
+            not page_path.startswith(f"/e/{slug}/")
+            or len(page_path) > 300
+            or len(query) > 300
+            or not VERSION.match(version)
+            or not STATES.match(states)
+        ):
+            return HttpResponse(status=400)
+        try:
+            match = resolve(page_path)
+        except Resolver404:
+            raise Http404 from None
+        view_class = getattr(match.func, "view_class", None)
+        if view_class is None or match.kwargs.get("slug") != slug:
+            return HttpResponse(status=400)
+        event = get_object_or_404(Event.objects.only("pk"), slug=slug)
+        regions = bool(getattr(view_class, "live_regions", None))
+        page = Page(
+            event_id=event.pk,
+            table_id=view_class.live_watch(event, match.kwargs) if regions else None,
+            regions=regions,
+            path=page_path,
+            query=query,
+            language=get_language_from_request(request),
+            environ=tuple(
+                (name, request.META[name]) for name in KEPT_ENVIRON if name in request.META
+            ),
+        )
+        stream = hub().follow(page, version, states)
+        if stream is None:
+            return HttpResponse(status=204)
+        response = StreamingHttpResponse(stream, content_type="text/event-stream")
+        response["X-Accel-Buffering"] = "no"  # a proxy passes each message on at once
+        return response
