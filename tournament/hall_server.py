@@ -12,6 +12,7 @@ unwritten, and the last ones before a stop.
 
 import logging
 import os
+import signal
 
 from tournament.hall import hall_urls
 
@@ -69,6 +70,21 @@ def when_ready(server):
         "",
     ]
     print("\n".join(lines), flush=True)
+
+
+def post_worker_init(worker):
+    """A worker told to stop (SIGTERM) ends its phones' streams first: they would otherwise
+    hold it for the whole graceful timeout (the phones open them again on the next server)."""
+    from tournament.streams import hub
+
+    stop = signal.getsignal(signal.SIGTERM)
+
+    def end_streams(signum, frame):
+        hub().end_all()
+        if callable(stop):
+            stop(signum, frame)
+
+    signal.signal(signal.SIGTERM, end_streams)
 
 
 def on_exit(server):

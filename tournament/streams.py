@@ -254,6 +254,12 @@ class Hub:
                 self.where[stream] = new
                 stream.messages.put(message)
 
+    def end_all(self) -> None:
+        """Every stream ended (the process stops)."""
+        with self.lock:
+            for stream in self.where:
+                stream.messages.put(None)
+
     def end(self, question: Question) -> None:
         with self.lock:
             for stream in question.streams:
