@@ -22,7 +22,11 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
   bring up to date (``X-Live-Region``, ``X-Live-State``); clock.js's own reading every 15
   seconds too, of a clock whose page's checks do not say its mark (not data-marked). A phone
   is one keep-alive HTTP/1.1 connection (opened again when the server closed it), sending
-  the headers a phone's browser sends. The bytes it receives are counted as they come over
+  the headers a phone's browser sends. Where the page names a stream (``data-stream-url``:
+  streams on, as `make hall` runs), the phone opens it as it loads the page, on a connection
+  of its own (as EventSource does), and takes its messages as they come instead of checking:
+  the same answers, clock.json and regions asked alone as after a check; refused (204), it
+  checks. The bytes it receives are counted as they come over
   the wire: status line, headers and body.
 - The writer, a director logged in, saves a round every second at the tables in turn through
   the entry form over HTTP, as a browser does: the form (GET, its CSRF token), the post, and
@@ -31,7 +35,8 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
 
 Printed, for the run's window (from the phones' first timer to the last phone stopped): per
 kind of request, the requests, bytes, and the server's CPU for them (each worker measures the
-time its thread spends in Django per request: ``served``); per page watched, the bytes per
+time its thread spends in Django per request: ``served``; and its streams' hub, the checks it
+asks once a beat for every stream: "hub"); per page watched, the bytes per
 saved round per phone; then the bytes per saved round per phone, the total bytes per second,
 the server's CPU (gunicorn's master and workers, utime + stime from /proc, before and after)
 in all and per 100 phones, and the load generator's own CPU (this process: the phones and the
@@ -142,7 +147,12 @@ def served():
         mine, scratch = folder / f"{os.getpid()}.json", folder / f"{os.getpid()}.tmp"
         while True:
             with lock:
-                kinds = {**totals, "hub (streams' checks)": [hub().ticks, hub().spent]}
+                beats = [hub().ticks, hub().spent - hub().checking]
+                kinds = {
+                    **totals,
+                    "hub: beats": beats,
+                    "hub: checks": [hub().checks, hub().checking],
+                }
                 text = json.dumps({"at": time.time(), "kinds": kinds})
             scratch.write_text(text)
             scratch.replace(mine)

@@ -28,6 +28,16 @@ def site(browser, live_server, transactional_db):
     return {"url": live_server.url, "table": stage.tables.get(number=1)}
 
 
+def save_first_round(site, desk, players) -> None:
+    """The director, on the table's entry page, saves round 12-12: the fourth player 41."""
+    desk.goto(site["url"] + "/director/e/spring/1/table/1/enter/")
+    b.log_in(desk, "desk", PASSWORD)
+    for player, value in zip(players, [0, 25, 9, 41], strict=True):
+        desk.locator(f"input[name=p{player.pk}]").fill(str(value))
+    with desk.expect_navigation():
+        desk.get_by_role("button", name="Save round 12-12").click()
+
+
 def test_a_saved_round_shows_on_an_open_phone_within_5_seconds(site, pages):
     players = [s.player for s in site["table"].seats.select_related("player").order_by("position")]
     phone = pages(**b.PHONE)
@@ -42,13 +52,7 @@ def test_a_saved_round_shows_on_an_open_phone_within_5_seconds(site, pages):
     requests = []
     phone.on("request", lambda request: requests.append(request.headers))
 
-    desk = pages()  # another context: the director at the table's entry page
-    desk.goto(site["url"] + "/director/e/spring/1/table/1/enter/")
-    b.log_in(desk, "desk", PASSWORD)
-    for player, value in zip(players, [0, 25, 9, 41], strict=True):
-        desk.locator(f"input[name=p{player.pk}]").fill(str(value))
-    with desk.expect_navigation():
-        desk.get_by_role("button", name="Save round 12-12").click()
+    save_first_round(site, pages(), players)  # another context: the director's
     saved = time.monotonic()
 
     expect(last).to_have_text("41", timeout=5_000)
@@ -81,13 +85,7 @@ def test_a_phone_with_a_stream_is_sent_the_saved_round_and_asks_nothing(
     last = phone.locator("#standings tr", has_text=players[3].name).locator("td").nth(4)
     expect(last).to_have_text("—")
 
-    desk = pages()
-    desk.goto(site["url"] + "/director/e/spring/1/table/1/enter/")
-    b.log_in(desk, "desk", PASSWORD)
-    for player, value in zip(players, [0, 25, 9, 41], strict=True):
-        desk.locator(f"input[name=p{player.pk}]").fill(str(value))
-    with desk.expect_navigation():
-        desk.get_by_role("button", name="Save round 12-12").click()
+    save_first_round(site, pages(), players)
 
     expect(last).to_have_text("41", timeout=10_000)  # within a beat or two
     expect(phone.locator("#live-tables")).to_contain_text("1 round")

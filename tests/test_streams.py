@@ -210,3 +210,16 @@ def test_the_page_names_its_stream_only_when_streams_are_on(hub, settings, direc
     assert "data-stream-url" not in director_client.get(STANDINGS).content.decode()
     settings.LIVE_STREAMS = 0
     assert "data-stream-url" not in Client().get(STANDINGS).content.decode()
+
+
+def test_a_shared_folder_open_to_others_is_not_read(tmp_path):
+    """Its answers are sent to phones as HTML: a folder another user could write to is not
+    used (a private one instead, shared with no other process)."""
+    folder = tmp_path / "open"
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)
+    (folder / "planted.1").write_text('["k", {}]\n<script>alert(1)</script>')
+    kept = streams.Shared(folder)
+    assert kept.folder != folder
+    assert kept.read("planted.1") is None
+    assert streams.Shared(tmp_path / "own").folder == tmp_path / "own"
