@@ -14,9 +14,9 @@ from django.core.cache import caches
 from django.db.models import F
 from django.test import Client
 
-from tests.test_live_pages import enter
+from tests.test_live_pages import enter, played  # noqa: F401 (a fixture)
 from tournament import streams
-from tournament.caching import LiveCheckMiddleware
+from tournament.caching import LiveCheckMiddleware, shared_reads
 from tournament.models import Event, Table
 
 pytestmark = pytest.mark.django_db
@@ -223,3 +223,34 @@ def test_a_shared_folder_open_to_others_is_not_read(tmp_path):
     assert kept.folder != folder
     assert kept.read("planted.1") is None
     assert streams.Shared(tmp_path / "own").folder == tmp_path / "own"
+
+
+@pytest.mark.usefixtures("played")
+def test_a_beat_computes_the_events_results_once_for_the_bracket_and_the_results(monkeypatch):
+    """Within the hub's beat (caching.shared_reads) the bracket's and the results' checks
+    share the event's results at one version, and answer exactly what they answer alone."""
+    from scoring.views import results as views
+
+    def checks() -> list[bytes]:
+        caches["default"].clear()
+        caches["live"].clear()
+        LiveCheckMiddleware.kept.clear()
+        return [
+            Client().get(path, HTTP_X_LIVE_VERSION="0", HTTP_X_LIVE_STATES=f"{region}=").content
+            for path, region in [
+                ("/e/spring/bracket/", "live-bracket"),
+                ("/e/spring/results/", "live-results"),
+            ]
+        ]
+
+    alone = checks()
+    computed = []
+    compute = views.compute_results
+    monkeypatch.setattr(views, "compute_results", lambda *a: computed.append(1) or compute(*a))
+    with shared_reads():
+        together = checks()
+    assert len(computed) == 1
+    assert together == alone
+    assert b"Player" in alone[0] and b"Player" in alone[1]
+    checks()
+    assert len(computed) == 3  # outside a beat, each computes its own

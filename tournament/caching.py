@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.contrib import messages
@@ -345,6 +346,31 @@ def kept_answer(held: str, current: str, region: live.Region | None = None) -> b
         answer = live.answer(held_state(held), held, region)
         live_cache().set(key, answer, LIVE_STATE_SECONDS)
     return answer
+
+
+_READS = threading.local()
+
+
+@contextmanager
+def shared_reads():
+    """Within this block, in this thread only, what ``kept_read`` is asked for is computed
+    once: the streams' hub (tournament/streams.py) asks the bracket's and the results' checks
+    one after the other, both made of the event's results at one version."""
+    _READS.kept = {}
+    try:
+        yield
+    finally:
+        del _READS.kept
+
+
+def kept_read(key: str, make):
+    """``make()``, or what it made for ``key`` earlier in this thread's ``shared_reads``."""
+    kept = getattr(_READS, "kept", None)
+    if kept is None:
+        return make()
+    if key not in kept:
+        kept[key] = make()
+    return kept[key]
 
 
 _LOCKS: dict[str, threading.Lock] = {}

@@ -57,7 +57,7 @@ from django.views import View
 from django.views.decorators.cache import never_cache
 
 from tournament import live
-from tournament.caching import LIVE_STATE_SECONDS, live_cache
+from tournament.caching import LIVE_STATE_SECONDS, live_cache, shared_reads
 from tournament.models import Event, Table
 
 log = logging.getLogger(__name__)
@@ -202,10 +202,11 @@ class Hub:
         if not connection.in_atomic_block:  # (a test's transaction: not this thread's own)
             close_old_connections()  # the thread's connection, as a request's would be
         seen = changes_of({q.page for q in questions})
-        for question in questions:
-            key = seen.get((question.page.event_id, question.page.table_id))
-            if key is None or key != question.seen:
-                self.ask(question, key, beat)
+        with shared_reads():  # the bracket and the results of one version: computed once
+            for question in questions:
+                key = seen.get((question.page.event_id, question.page.table_id))
+                if key is None or key != question.seen:
+                    self.ask(question, key, beat)
         shared().forget(beat - 2)
 
     def ask(self, question: Question, key: tuple | None, beat: int) -> None:

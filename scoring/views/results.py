@@ -60,7 +60,7 @@ from scoring.sheets import (
     table_sheet,
 )
 from scoring.views.infractions import sheet_infractions
-from tournament.caching import LiveMixin, fragment_key, identity_key, version_key
+from tournament.caching import LiveMixin, fragment_key, identity_key, kept_read, version_key
 from tournament.clock import read_clock
 from tournament.finals import event_plans, event_roads
 from tournament.game import formats
@@ -74,7 +74,13 @@ class ResultsMixin(LiveMixin, EventMixin):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        results = SimpleLazyObject(lambda: compute_results(self.event, event_summaries(self.event)))
+        event = self.event
+        results = SimpleLazyObject(
+            lambda: kept_read(
+                f"results:{version_key(event)}",
+                lambda: compute_results(event, event_summaries(event)),
+            )
+        )
         ctx["results"] = results
         ctx["bracket"] = SimpleLazyObject(lambda: bracket(results))
         ctx["medal_rows"] = SimpleLazyObject(lambda: medal_rows(results))
