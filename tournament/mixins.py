@@ -84,11 +84,9 @@ class StageMixin(EventMixin):
 class TableMixin(StageMixin):
     @cached_property
     def table(self) -> Table:
-        return get_object_or_404(
-            Table.objects.select_related("stage__event"),
-            stage=self.stage,
-            number=self.kwargs["table"],
-        )
+        table = get_object_or_404(Table, stage=self.stage, number=self.kwargs["table"])
+        table.stage = self.stage  # and its event: not asked for again
+        return table
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

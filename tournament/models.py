@@ -429,9 +429,16 @@ class Event(models.Model):
         return self.stages.filter(tables__rounds__isnull=False).exists()
 
     def is_director(self, user) -> bool:
+        """A yes is kept by this instance (a page asks it for its buttons, its table, its
+        photos: one request's event); a no is asked again (a director just added)."""
         if not user.is_authenticated:
             return False
-        return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+        if user.is_superuser:
+            return True
+        known = self.__dict__.setdefault("_directors_known", set())
+        if user.pk not in known and self.directors.filter(pk=user.pk).exists():
+            known.add(user.pk)
+        return user.pk in known
 
 
 # Registered: a player of the event who has not withdrawn. Every page that counts players
