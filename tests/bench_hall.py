@@ -29,9 +29,10 @@ settings (tournament/hall_server.py: 2 processes of 8 threads), DEBUG off (tests
   checks. The bytes it receives are counted as they come over
   the wire: status line, headers and body.
 - The writer, a director logged in, saves a round every second at the tables in turn through
-  the entry form over HTTP, as a browser does: the form (GET, its CSRF token), the post, and
-  the entry page the post redirects to; each save on a connection of its own, started at its
-  second, so that a slow answer does not slow the saves down.
+  the entry form over HTTP, as a browser does: the post of the form the table's page holds,
+  and the entry page the post redirects to (the next round's form: each table's page is
+  loaded once before the run, as the phones' pages are); each save on a connection of its
+  own, started at its second, so that a slow answer does not slow the saves down.
 
 Printed, for the run's window (from the phones' first timer to the last phone stopped): per
 kind of request, the requests, bytes, and the server's CPU for them (each worker measures the
@@ -695,6 +696,7 @@ class Writer(Browser):
         self.saves: list[float] = []
         self.refused: Counter = Counter()
         self.lock = threading.Lock()
+        self.forms: list[dict] = []  # each save's form, as its table's page holds it
 
     def log_in(self, username: str, password: str) -> None:
         from tests.hall import Form
@@ -707,16 +709,21 @@ class Writer(Browser):
         self.tallies.clear()
         self.wire.close()
 
-    def save(self, line: Browser, n: int) -> None:
+    def open_forms(self, saves: int) -> None:
+        """The entry page of each table the run saves at, as its scorekeeper has it open
+        before the run (as each phone has its page): after a save, the page the post
+        redirects to is the next round's form."""
         from tests.hall import Form
 
-        entry = self.entries[n % len(self.entries)]
-        page = line.request("entry GET", "GET", entry, {"Accept": "text/html"})
-        form = Form(page.body.decode()).named(id="round-form") if page.status == 200 else None
-        if form is None:
-            with self.lock:
-                self.refused[f"form {page.status}"] += 1
-            return
+        for n in range(saves):
+            page = self.request("load", "GET", self.entries[n % len(self.entries)])
+            assert page.status == 200, page.status
+            self.forms.append(Form(page.body.decode()).named(id="round-form"))
+        self.wire.close()
+        self.tallies.clear()
+
+    def save(self, line: Browser, n: int) -> None:
+        entry, form = self.entries[n % len(self.entries)], self.forms[n]
         fields = dict(form["fields"])
         players = [name for name in fields if re.fullmatch(r"p\d+", name)]
         for name, pips in zip(players, [0, 5 + n % 17, 12, 30], strict=False):
@@ -818,6 +825,7 @@ def run(
             list(pool.map(Phone.load, crowd))
         writer = Writer(server.port, entries)
         writer.log_in(director.username, password)
+        writer.open_forms(int(seconds / SAVE_EVERY) + 1)
         before_kinds = worker_cpu(server.cpu_folder, time.time())
         before_server, before_here = server_cpu(server.process.pid), time.process_time()
         opened = time.monotonic()
