@@ -5,8 +5,12 @@ process, on SQLite: no error, every round stored once."""
 
 import json
 import os
+import re
+import signal
+import socket
 import subprocess
 import time
+from urllib.parse import urlencode
 
 import pytest
 
@@ -117,3 +121,37 @@ def test_make_hall_collects_the_static_files_again_only_when_one_changed(tmp_pat
     assert not collects()  # collected after every file's last change
     os.utime(collected / ".collected", (0, 0))  # collected before the files last changed
     assert collects()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_phones_stream_is_sent_a_saved_round_and_does_not_hold_the_hall_at_its_stop(
+    tmp_path, sig
+):
+    """Under `make hall` a phone on the standings holds a stream (tournament/streams.py): the
+    round a director saves through the form is sent on it. Ctrl+C (SIGINT) or SIGTERM then
+    stops the hall with the stream still open: its worker ends its streams first
+    (tournament/hall_server.py). The graceful timeout is 10 minutes here: a stream left
+    running would hold the hall that long, and the wait below would fail."""
+    with Hall(tmp_path, HALL_WORKERS="1", GUNICORN_CMD_ARGS="--graceful-timeout 600") as served:
+        response, page = Phone(served.port).get("/e/demo/1/")
+        html = page.decode()
+        stream = re.search(r'<body[^>]* data-stream-url="([^"]+)"', html).group(1)
+        version = re.search(r'<body[^>]* data-version="(\d+)"', html).group(1)
+        states = ",".join(
+            f"{i}={s}" for i, s in re.findall(r'id="([\w-]+)"[^>]* data-live="(\w*)"', html)
+        )
+        query = urlencode({"page": "/e/demo/1/", "v": version, "s": states})
+        line = socket.create_connection(("127.0.0.1", served.port), timeout=60)
+        line.sendall(f"GET {stream}?{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        received = b""
+        while b"retry:" not in received:
+            received += line.recv(65536)
+        assert received.startswith(b"HTTP/1.1 200")
+        director = Phone(served.port)
+        director.log_in("director", served.director_password)
+        assert director.save_round("/director/e/demo/1/table/1/enter/", [0, 7, 14, 21]) == 302
+        while b"data: " not in received:  # the next beat's answer
+            received += line.recv(65536)
+        assert b'"live-standings"' in received.split(b"data: ", 1)[1]
+        served.stop(sig)  # waits for the hall to end
+        line.close()

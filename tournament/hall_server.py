@@ -75,16 +75,22 @@ def when_ready(server):
 def post_worker_init(worker):
     """A worker told to stop (SIGTERM) ends its phones' streams first: they would otherwise
     hold it for the whole graceful timeout (the phones open them again on the next server)."""
-    from tournament.streams import hub
-
     stop = signal.getsignal(signal.SIGTERM)
 
     def end_streams(signum, frame):
-        hub().end_all()
+        worker_int(worker)
         if callable(stop):
             stop(signum, frame)
 
     signal.signal(signal.SIGTERM, end_streams)
+
+
+def worker_int(worker):
+    """Ctrl+C (SIGINT) or a quick stop (SIGQUIT): the worker's streams end at once, so that
+    their threads do not keep it from exiting."""
+    from tournament.streams import hub
+
+    hub().end_all()
 
 
 def on_exit(server):
