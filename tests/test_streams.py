@@ -254,3 +254,15 @@ def test_a_beat_computes_the_events_results_once_for_the_bracket_and_the_results
     assert b"Player" in alone[0] and b"Player" in alone[1]
     checks()
     assert len(computed) == 3  # outside a beat, each computes its own
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_stream_holds_no_database_connection(hub):
+    """200 phones' streams must not be 200 of the database's connections (PostgreSQL allows
+    100 by default): the stream's thread closes its own before it waits."""
+    from django.db import connection
+
+    response = opened(STANDINGS)  # its first line read: it waits for the hub now
+    assert connection.connection is None
+    assert Event.objects.filter(slug="spring").exists()  # the next query opens one again
+    leave(response)

@@ -47,7 +47,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
-from django.db import close_old_connections, connection
+from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import Resolver404, resolve
@@ -119,6 +119,11 @@ class Stream:
         self.messages: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
 
     def __iter__(self):
+        # A stream waits for hours: it holds none of the database's connections meanwhile
+        # (its view's is closed; a test's transaction is left as it is).
+        for used in connections.all(initialized_only=True):
+            if not used.in_atomic_block:
+                used.close()
         try:
             # The reconnection delay a browser waits after a dropped line (live.js reopens
             # the stream itself, with the state it holds then).
@@ -188,6 +193,10 @@ class Hub:
                 self.tick(round(time.time() / every))
             except Exception:  # the streams go on; the next beat tries again
                 log.exception("The live streams' beat failed")
+            finally:
+                # Between beats the thread holds no connection (nothing of the database is
+                # kept open for it: a test database can be dropped, a server restarted).
+                connections.close_all()
             self.ticks += 1
             self.spent += time.thread_time() - started
 
@@ -199,8 +208,6 @@ class Hub:
             questions = list(self.questions.values())
         if not questions:
             return
-        if not connection.in_atomic_block:  # (a test's transaction: not this thread's own)
-            close_old_connections()  # the thread's connection, as a request's would be
         seen = changes_of({q.page for q in questions})
         with shared_reads():  # the bracket and the results of one version: computed once
             for question in questions:
