@@ -266,3 +266,18 @@ def test_a_waiting_stream_holds_no_database_connection(hub):
     assert connection.connection is None
     assert Event.objects.filter(slug="spring").exists()  # the next query opens one again
     leave(response)
+
+
+def test_ending_every_stream_never_waits_on_the_hubs_lock(hub):
+    """A worker told to stop ends its streams from a signal handler, which may have
+    interrupted the frame holding the hub's lock (Ctrl+C reaches the worker, and its master's
+    quick stop follows): waiting on that lock would hang the worker for good."""
+    import threading
+
+    response = opened(STANDINGS)
+    [stream] = hub.where
+    ended = threading.Event()
+    with hub.lock:  # held, as by the interrupted frame
+        threading.Thread(target=lambda: (hub.end_all(), ended.set()), daemon=True).start()
+        assert ended.wait(30)
+    assert list(response.lines) == []  # the stream ended

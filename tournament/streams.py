@@ -264,10 +264,12 @@ class Hub:
                 stream.messages.put(message)
 
     def end_all(self) -> None:
-        """Every stream ended (the process stops)."""
-        with self.lock:
-            for stream in self.where:
-                stream.messages.put(None)
+        """Every stream ended (the process stops). Called from a signal handler, so without
+        the hub's lock: the handler may have interrupted the very frame that holds it (a
+        second signal while the first one's call runs: Ctrl+C reaches the worker and its
+        master's quick stop follows)."""
+        for stream in list(self.where):  # one step under the GIL: a copy as it stands
+            stream.messages.put(None)
 
     def end(self, question: Question) -> None:
         with self.lock:
