@@ -237,13 +237,15 @@ class Hub:
                     if response.status_code != 200:
                         self.end(question)
                         return
-                    found = (key, response.content, kept_states(response.content))
+                    answer = json.loads(response.content)
+                    found = (key, response.content, kept_states(answer))
                     shared().write(name, *found)
                 else:  # another process's answer: the states it gave, for the next beat's
+                    answer = json.loads(found[1])
                     for state_id, state in found[2].items():
                         live_cache().add(f"live-state:{state_id}", state, LIVE_STATE_SECONDS)
             key, body, _ = found
-            version, states = version_and_states(body, question.states)
+            version, states = version_and_states(answer, question.states)
         if version == question.version:
             question.seen = key
             return
@@ -299,10 +301,9 @@ class Hub:
         return self.handler.get_response(WSGIRequest(environ))
 
 
-def version_and_states(body: bytes, held: str) -> tuple[str, str]:
+def version_and_states(answer: dict, held: str) -> tuple[str, str]:
     """The version a check's answer brings a phone to, and the states of its regions then
     (``held``, as the phone said them: "id=state,id=state")."""
-    answer = json.loads(body)
     regions = answer.get("regions") or {}
     states = ",".join(
         f"{rid}={regions.get(rid, {}).get('state', state)}"
@@ -312,15 +313,15 @@ def version_and_states(body: bytes, held: str) -> tuple[str, str]:
     return str(answer.get("version")), states
 
 
-def kept_states(body: bytes) -> dict[str, live.State]:
+def kept_states(answer: dict) -> dict[str, live.State]:
     """The states a check's answer gave its regions, as this process keeps them
     (LiveMixin.live_region): what the next beat's question holds."""
-    regions = json.loads(body).get("regions") or {}
+    regions = answer.get("regions") or {}
     states = {}
-    for answer in regions.values():
-        state = live_cache().get(f"live-state:{answer.get('state')}")
+    for region in regions.values():
+        state = live_cache().get(f"live-state:{region.get('state')}")
         if state is not None:
-            states[answer["state"]] = state
+            states[region["state"]] = state
     return states
 
 

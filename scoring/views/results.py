@@ -598,13 +598,7 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
         other table's alone (tournament/history.py TABLE_VERBS): a round saved at another
         table answers its phones' checks from the cache."""
         table = (
-            Table.objects.filter(
-                stage__event=self.event,
-                stage__number=self.kwargs["stage"],
-                number=self.kwargs["table"],
-            )
-            .values_list("pk", "version")
-            .first()
+            self.tables_asked(self.event, self.kwargs).values_list("pk", "version").first()
         )  # one query, the stage's and the table's rows being loaded only for the page itself
         if table is None:  # no such table: the page answers 404
             return version_key(self.event)
@@ -614,12 +608,16 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
     def live_key(self) -> str:
         return self._live_key
 
+    @staticmethod
+    def tables_asked(event, kwargs):
+        """The table the page's address names (none when there is no such table)."""
+        return Table.objects.filter(
+            stage__event=event, stage__number=kwargs["stage"], number=kwargs["table"]
+        )
+
     @classmethod
     def live_watch(cls, event, kwargs) -> int:
-        table = Table.objects.filter(
-            stage__event=event, stage__number=kwargs["stage"], number=kwargs["table"]
-        ).values_list("pk", flat=True)
-        return get_object_or_404(table)
+        return get_object_or_404(cls.tables_asked(event, kwargs).values_list("pk", flat=True))
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
