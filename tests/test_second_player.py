@@ -246,7 +246,7 @@ def test_a_second_browser_on_the_entering_phone_cannot_confirm_alone(table, play
     page = desktop.get(f"/t/{table.code}/enter/").content.decode()
     assert 'id="confirm-code-1"' in page and 'id="shown-code-1"' not in page  # no code to read
     refused = confirm(desktop, table, round_)  # what its form posts, as it has no code
-    assert "Type the code shown on the phone that entered the round." in text(refused)
+    assert f"Type the code shown on {players[0].name}&#x27;s phone." in refused.content.decode()
     guessed = "0000" if confirm_code(round_) != "0000" else "1111"
     wrong = confirm(desktop, table, round_, guessed)
     said = (
@@ -267,9 +267,9 @@ def test_a_wrong_code_is_said_at_its_field_and_the_right_one_confirms(table, pla
     join(bo, table, players[1])
     code = shown_code(ann, table)
     for typed, message in (
-        ("", "Type the code shown on the phone that entered the round."),
-        ("١٢٣٤", "The code is 4 digits."),
-        ("12345", "The code is 4 digits."),
+        ("", f"Type the code shown on {players[0].name}'s phone."),
+        ("١٢٣٤", f"The code is 4 digits, shown on {players[0].name}'s phone."),
+        ("12345", f"The code is 4 digits, shown on {players[0].name}'s phone."),
         (f"{(int(code) + 1) % 10000:04d}", f"This is not the code shown on {players[0].name}'s"),
     ):
         page = confirm(bo, table, round_, typed).content.decode()

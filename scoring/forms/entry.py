@@ -4,7 +4,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.plausibility import threshold_for
-from scoring.services.table_entry import CONFIRM_DIGITS
 from tournament.forms import OnceMixin
 from tournament.game.plausibility import typos
 from tournament.game.rules import ABOVE, NEGATIVE, NOT_WHOLE, round_errors
@@ -271,22 +270,3 @@ class RemoveRoundForm(OnceMixin, forms.Form):
     """Removing a table's last round: the reason is kept in the event's history."""
 
     reason = forms.CharField(label=_("Why this round is removed"), max_length=300)
-
-
-class ConfirmCodeForm(forms.Form):
-    """A second player confirms a phone's round from their own phone: the code the entering
-    phone shows (scoring/services/table_entry.py ``confirm_code``), typed with ASCII digits."""
-
-    code = forms.CharField(
-        max_length=20,
-        error_messages={
-            "required": _("Type the code shown on the phone that entered the round."),
-            "max_length": _("The code is %(n)s digits.") % {"n": CONFIRM_DIGITS},
-        },
-    )
-
-    def clean_code(self):
-        code = "".join(self.cleaned_data["code"].split())
-        if not (len(code) == CONFIRM_DIGITS and code.isascii() and code.isdigit()):
-            raise forms.ValidationError(_("The code is %(n)s digits.") % {"n": CONFIRM_DIGITS})
-        return code

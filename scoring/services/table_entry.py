@@ -59,11 +59,12 @@ CONFIRM_DIGITS = 4  # a round's confirmation code: typed by a second player, on 
 
 
 class WrongCode(RoundRejected):
-    """The code typed to confirm a round is not the one the entering phone shows (counted as a
-    wrong code of the address, as a table code is)."""
+    """The code typed to confirm a round is missing, not 4 digits, or not the one the entering
+    phone shows (``guess``: a wrong code, counted against the address as a table code is)."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, guess: bool = False):
         super().__init__(RoundErrors(whole=[message]))
+        self.guess = guess
 
 
 def clean_code(text: str) -> str:
@@ -284,6 +285,25 @@ def entering_phone(round: Round) -> str:
     }
 
 
+def check_code(round: Round, typed: str) -> None:
+    """Refuse ``typed`` (as the phone sent it: spaces are ignored) unless it is ``round``'s code."""
+    code = "".join((typed or "").split())
+    shown = {"phone": entering_phone(round), "n": CONFIRM_DIGITS}
+    if not code:
+        raise WrongCode(_("Type the code shown on %(phone)s.") % shown)
+    if not (len(code) == CONFIRM_DIGITS and code.isascii() and code.isdigit()):
+        raise WrongCode(_("The code is %(n)s digits, shown on %(phone)s.") % shown)
+    if not hmac.compare_digest(code, confirm_code(round)):
+        raise WrongCode(
+            _(
+                "This is not the code shown on %(phone)s: look at the round there, then type "
+                "its %(n)s digits."
+            )
+            % shown,
+            guess=True,
+        )
+
+
 def confirm_round(round: Round, *, user=None, phone: Phone | None = None, code: str = "") -> bool:
     """A second player (another player's phone at the table, typing the ``code`` the entering
     phone shows) or a director (no ``phone``) confirms a round entered from a phone. False when
@@ -300,14 +320,8 @@ def confirm_round(round: Round, *, user=None, phone: Phone | None = None, code: 
         refused = phone and not_second_player(round, phone)
         if refused:
             raise _refuse(refused)
-        if phone and not hmac.compare_digest(code, confirm_code(round)):
-            raise WrongCode(
-                _(
-                    "This is not the code shown on %(phone)s: look at the round there, then "
-                    "type its %(n)s digits."
-                )
-                % {"phone": entering_phone(round), "n": CONFIRM_DIGITS}
-            )
+        if phone:
+            check_code(round, code)
         round.awaiting_confirmation = False
         round.confirmed_at = timezone.now()
         round.confirmed_by = user if getattr(user, "is_authenticated", False) else None

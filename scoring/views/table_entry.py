@@ -12,7 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
-from scoring.forms.entry import ConfirmCodeForm
 from scoring.models import InfractionKind, InfractionReport, Round
 from scoring.services.infractions import InfractionRejected
 from scoring.services.rounds import RoundRejected
@@ -256,16 +255,14 @@ class TerminalConfirmView(TerminalRoundMixin, View):
     against the address as a wrong table code does."""
 
     def act(self, round, phone):
-        form = ConfirmCodeForm(self.request.POST)
+        code = self.request.POST.get("code", "")[:20]
         try:
-            if not form.is_valid():
-                raise WrongCode(form.errors["code"][0])
-            if confirm_round(round, phone=phone, code=form.cleaned_data["code"]):
+            if confirm_round(round, phone=phone, code=code):
                 messages.success(
                     self.request, _("Round %(e)s-%(e)s confirmed.") % {"e": round.engine}
                 )
         except WrongCode as refusal:
-            if form.is_valid():
+            if refusal.guess:
                 count_wrong_code(client_ip(self.request))
             self.request.session[CONFIRM_REFUSED] = {"round": round.pk, "text": str(refusal)}
 
