@@ -64,7 +64,10 @@ def test_a_phone_learns_without_a_reload_that_its_round_was_confirmed_or_sent_ba
     fill(first, [0, 5, 6, 7])
     first.get_by_role("button", name="Save the round").click()
     expect(first.locator(".awaiting")).to_be_visible()
-    # The second phone, not reloaded, is shown the round to confirm.
+    # The second phone, not reloaded, is shown the round to confirm: its holder types the code
+    # the first phone shows.
+    code = first.locator(".confirm-code-shown").inner_text()
+    second.get_by_label(f"Code shown on {seated(table)[0].name}'s phone").fill(code)
     second.get_by_role("button", name="Confirm: these are our pips").click()
     expect(second.get_by_text("Round 1-1 confirmed.")).to_be_visible()
     # The first phone, not reloaded, sees it confirmed and the totals moved.

@@ -1,5 +1,6 @@
 """A photo of the paper sheet in a real browser (issue 33 item 1): a table's phone takes one
-(the file input opens its camera), the second phone of the table sees it beside its entry, the
+(the file input opens its camera; a tiny PNG of 88 million pixels is refused at the field), the
+second phone of the table sees it beside its entry, the
 director sees it on the table's page and removes it with a reason; a visitor's table page shows
 none. Every page opened is checked by axe (conftest.py) at the phone's and the desk's size."""
 
@@ -36,6 +37,12 @@ def camera_jpeg() -> bytes:
     return out.getvalue()
 
 
+def png_bomb() -> bytes:
+    from tests.test_photo_bombs import bomb
+
+    return bomb("9400² RGB PNG")
+
+
 def test_a_phone_photographs_the_sheet_the_director_sees_and_removes_it(site, pages):
     table = site["table"]
     first, second = [s.player for s in table.seats.order_by("position")][:2]
@@ -45,6 +52,14 @@ def test_a_phone_photographs_the_sheet_the_director_sees_and_removes_it(site, pa
     field = phone.get_by_label("Photo of the filled sheet")
     expect(field).to_have_attribute("capture", "environment")
     expect(field).to_have_attribute("accept", "image/*")
+    # A tiny PNG of 9400 × 9400 pixels (issue 46): refused, its reason at the field.
+    field.set_input_files({"name": "sheet.png", "mimeType": "image/png", "buffer": png_bomb()})
+    phone.get_by_role("button", name="Add the photo").click()
+    expect(phone.locator("#sheet-photo-error")).to_contain_text(
+        "The photo has too many pixels (more than 12 million)"
+    )
+    expect(field).to_have_attribute("aria-invalid", "true")
+    assert SheetPhoto.objects.count() == 0
     field.set_input_files(
         {"name": "IMG_2041.jpg", "mimeType": "image/jpeg", "buffer": camera_jpeg()}
     )

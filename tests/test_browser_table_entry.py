@@ -75,6 +75,8 @@ def test_two_phones_score_a_table_from_its_sheet_and_the_director_closes(site, p
     enter_round(first, [0, 5, 6, 7])
     expect(first.locator(".awaiting")).to_be_visible()
     second.reload()
+    code = first.locator(".confirm-code-shown").inner_text()  # shown to the second player
+    second.get_by_label(f"Code shown on {holders[0].name}'s phone").fill(code)
     second.get_by_role("button", name="Confirm: these are our pips").click()
     expect(second.get_by_text("Round 1-1 confirmed.")).to_be_visible()
     assert not Round.objects.get(table=table, engine=1).awaiting_confirmation

@@ -18,7 +18,7 @@ from tests.concurrency import hidden_fields
 from tests.factories import make_players, play, seat
 from tests.test_advancement import advance_url, play_totals
 from tests.test_finals import edit, short_event
-from tests.test_table_entry import enter, phone
+from tests.test_table_entry import enter, phone, shown_code
 from tournament.models import Event, Stage, StageKind, Table
 from tournament.services.clock import call_time, start_clock
 
@@ -143,7 +143,10 @@ def a_phones_playoff_round_confirmed(director_client, director, values):
     pips = {f"p{p.pk}": v for p, v in zip(players, values, strict=True)}
     assert first.post(url, {**fields, **pips, "engine": "12"}).status_code == 302
     round_ = Round.objects.get(table=table)
-    done = second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk}, follow=True)
+    code = shown_code(first, table)
+    done = second.post(
+        f"/t/{table.code}/round/1/confirm/", {"round": round_.pk, "code": code}, follow=True
+    )
     return playoff, done
 
 
@@ -235,7 +238,8 @@ def test_the_phones_page_serves_its_live_parts_alone(table):
     assert "Waiting for a second player" in waiting and "<html" not in waiting
     assert 'id="round-form"' not in waiting
     round_ = Round.objects.get(table=table)
-    second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk})
+    code = shown_code(first, table)
+    second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk, "code": code})
     confirmed = text(first.get(url, **region))
     assert "Round 12-12 is confirmed: it is on the sheet." in confirmed
     assert "Waiting for a second player" not in confirmed

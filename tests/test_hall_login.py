@@ -243,3 +243,23 @@ def test_a_username_gets_at_most_ten_codes_an_hour(ann, caplog):
     assert log_in(phone).status_code == 302  # an hour later
     laptop = Client()
     assert log_in(laptop).status_code == 302 and logged_in(laptop)  # the laptop, at any time
+
+
+def test_a_pending_log_in_replayed_from_another_address_fails_for_the_replayer_only(ann):
+    # The phone typed the right password and waits for its code; a sniffer on the Wi-Fi read
+    # its cookie and sends it from its own address, with a wrong code and with the right one.
+    phone = Client(REMOTE_ADDR=PHONE)
+    log_in(phone)
+    code = the_code()
+    sniffer = Client(REMOTE_ADDR=SNIFFER)
+    sniffer.cookies = phone.cookies
+    for typed in ("000000" if code != "000000" else "111111", code):
+        refused = type_code(sniffer, typed)
+        assert refused.status_code == 200 and not logged_in(sniffer)
+        assert "from another address" in refused.content.decode()
+    assert HallLoginCode.objects.get().used is None
+    assert HallLoginCode.objects.get().wrong_tries == 0  # not counted against the phone
+    # The phone's own log-in still completes: its code page, then its code.
+    assert phone.get(CODE).status_code == 200
+    done = type_code(phone, code)
+    assert done.status_code == 302 and done["Location"] == "/" and logged_in(phone)

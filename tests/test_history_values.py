@@ -145,7 +145,7 @@ def test_a_round_sent_back_from_a_phone_keeps_its_scores_in_the_history(director
 def test_a_phones_rounds_say_whose_phone_and_check_ins_name_the_players(director_client, seated):
     from scoring.models import Round
     from tests.test_desk_check_in import row_form
-    from tests.test_table_entry import enter, phone
+    from tests.test_table_entry import enter, phone, shown_code
     from tournament.models import Event
 
     event = seated.event
@@ -155,7 +155,8 @@ def test_a_phones_rounds_say_whose_phone_and_check_ins_name_the_players(director
     first, second = phone(table, ann), phone(table, bo)
     enter(first, table, [0, 5, 6, 7])
     round_ = Round.objects.get(table=table)
-    second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk})
+    code = shown_code(first, table)
+    second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk, "code": code})
     saved, confirmed = (
         Action.objects.get(event=event, verb=verb) for verb in ("round.saved", "round.confirmed")
     )

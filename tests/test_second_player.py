@@ -1,7 +1,12 @@
 """The second confirmation is a second person's (issue 27): a phone joining a table says which
 seated player holds it; a round entered from a phone is confirmed from another player's phone,
 never by the same phone in a private tab (a new cookie jar, the same address and browser), nor
-by a phone naming the player who entered it. The director sees which phone did what."""
+by a phone naming the player who entered it. The director sees which phone did what.
+
+Issue 46: a second browser on the entering phone ("request desktop site": another browser name
+and cookie jar, the same address) passed for another phone. Now the confirming phone types the
+round's code, shown on the entering phone only: what the second browser posts alone is refused.
+"""
 
 import re
 
@@ -9,15 +14,17 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from scoring.models import Round, TableDevice
-from scoring.services.table_entry import DEVICE_COOKIE
+from scoring.models import CodeTries, Round, TableDevice
+from scoring.services.table_entry import DEVICE_COOKIE, confirm_code
 from tests.concurrency import at_once, hidden_fields, no_errors, said
+from tests.test_table_entry import shown_code
 from tournament.models import Action, Event, Table
 
 pytestmark = pytest.mark.django_db
 
 ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/131.0 Mobile Safari/537.36"
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Version/18.1 Mobile Safari"
+DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36"  # "request desktop site"
 
 
 @pytest.fixture
@@ -51,9 +58,10 @@ def enter(client, table, values=(0, 5, 6, 7)):
     return client.post(url, data, follow=True)
 
 
-def confirm(client, table, round_, follow=True):
-    """What the waiting round's "Confirm" button posts."""
-    return client.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk}, follow=follow)
+def confirm(client, table, round_, code="", follow=True):
+    """What the waiting round's "Confirm" form posts, with the code typed in it."""
+    url = f"/t/{table.code}/round/{round_.number}/confirm/"
+    return client.post(url, {"round": round_.pk, "code": code}, follow=follow)
 
 
 def text(response) -> str:
@@ -147,8 +155,11 @@ def test_a_second_player_confirms_exactly_once(table, players):
     assert round_.entered_player == players[0] and len(round_.entered_fingerprint) == 16
     bo = a_phone("10.0.0.3", IPHONE)
     join(bo, table, players[1])
-    assert "confirm-round" in bo.get(f"/t/{table.code}/enter/").content.decode()
-    answers = [confirm(bo, table, round_) for _ in range(2)]  # a double tap
+    page = bo.get(f"/t/{table.code}/enter/").content.decode()
+    assert "confirm-round" in page and 'id="shown-code-1"' not in page
+    assert f"Code shown on {players[0].name}&#x27;s phone" in page
+    code = shown_code(_ann, table)
+    answers = [confirm(bo, table, round_, code) for _ in range(2)]  # a double tap
     assert "Round 12-12 confirmed." in text(answers[0])
     assert [str(m) for m in answers[1].context["messages"]] == []  # nothing said the second time
     round_.refresh_from_db()
@@ -164,7 +175,8 @@ def test_two_players_confirming_at_once_confirm_once(table, players):
     bo, cy = a_phone("10.0.0.3", IPHONE), a_phone("10.0.0.4")
     join(bo, table, players[1])
     join(cy, table, players[2])
-    results = at_once([lambda c=c: confirm(c, table, round_, follow=False) for c in (bo, cy)])
+    code = shown_code(_ann, table)
+    results = at_once([lambda c=c: confirm(c, table, round_, code, follow=False) for c in (bo, cy)])
     no_errors(results)
     assert sorted(len(said(r)) for r in results) == [0, 1]  # one says confirmed, one nothing
     round_.refresh_from_db()
@@ -184,7 +196,8 @@ def test_a_round_entered_before_phones_named_their_player_confirms_as_before(tab
     store_totals(Table.objects.filter(pk=table.pk))
     ann = a_phone("10.0.0.2")
     join(ann, table, players[0])
-    assert "Round 12-12 confirmed." in text(confirm(ann, table, round_))
+    code = confirm_code(round_)  # what the phone that entered it shows
+    assert "Round 12-12 confirmed." in text(confirm(ann, table, round_, code))
     round_.refresh_from_db()
     assert not round_.awaiting_confirmation
 
@@ -204,7 +217,7 @@ def test_the_director_sees_which_phone_entered_and_which_confirmed(
         f"12-12: entered from {players[0].name}'s phone (device {ann_device}…), "
         "not confirmed yet" in waiting.replace("&#x27;", "'")
     )
-    confirm(bo, table, round_)
+    confirm(bo, table, round_, shown_code(ann, table))
     sheet = text(director_client.get(url)).replace("&#x27;", "'")
     assert (
         f"entered from {players[0].name}'s phone (device {ann_device}…), confirmed from "
@@ -219,3 +232,71 @@ def test_the_director_sees_which_phone_entered_and_which_confirmed(
     public = client.get(url).content.decode()
     assert 'id="phone-rounds"' not in public and ann_device not in public
     assert "entered from" not in public and "confirmed by director" not in public
+
+
+# -- issue 46: the code the entering phone shows ------------------------------------------------
+
+
+def test_a_second_browser_on_the_entering_phone_cannot_confirm_alone(table, players):
+    ann, round_ = entered_by(table, players)
+    # The same phone's other browser (or "request desktop site"): its own cookie jar and
+    # browser name, the same address; it says it is Bo and passes for his phone.
+    desktop = a_phone("10.0.0.2", DESKTOP)
+    join(desktop, table, players[1])
+    page = desktop.get(f"/t/{table.code}/enter/").content.decode()
+    assert 'id="confirm-code-1"' in page and 'id="shown-code-1"' not in page  # no code to read
+    refused = confirm(desktop, table, round_)  # what its form posts, as it has no code
+    assert f"Type the code shown on {players[0].name}&#x27;s phone." in refused.content.decode()
+    guessed = "0000" if confirm_code(round_) != "0000" else "1111"
+    wrong = confirm(desktop, table, round_, guessed)
+    said = (
+        f"This is not the code shown on {players[0].name}&#x27;s phone: look at the round "
+        "there, then type its 4 digits."
+    )
+    assert said in wrong.content.decode()
+    round_.refresh_from_db()
+    assert round_.awaiting_confirmation and not Action.objects.filter(verb="round.confirmed")
+    assert CodeTries.objects.get(address="10.0.0.2").count == 1  # the guess counted
+    # The entering phone shows the code, large, under its waiting round.
+    assert shown_code(ann, table) == confirm_code(round_)
+
+
+def test_a_wrong_code_is_said_at_its_field_and_the_right_one_confirms(table, players):
+    ann, round_ = entered_by(table, players)
+    bo = a_phone("10.0.0.3", IPHONE)
+    join(bo, table, players[1])
+    code = shown_code(ann, table)
+    for typed, message in (
+        ("", f"Type the code shown on {players[0].name}'s phone."),
+        ("١٢٣٤", f"The code is 4 digits, shown on {players[0].name}'s phone."),
+        ("12345", f"The code is 4 digits, shown on {players[0].name}'s phone."),
+        (f"{(int(code) + 1) % 10000:04d}", f"This is not the code shown on {players[0].name}'s"),
+    ):
+        page = confirm(bo, table, round_, typed).content.decode()
+        field = re.search(r'<input[^>]*id="confirm-code-1"[^>]*>', page).group(0)
+        assert 'aria-invalid="true"' in field and "confirm-error-1" in field
+        error = re.search(r'id="confirm-error-1"[^>]*>([^<]*)<', page).group(1)
+        assert message in error.replace("&#x27;", "'"), error
+    assert CodeTries.objects.get(address="10.0.0.3").count == 1  # the wrong code, not the typos
+    again = bo.get(f"/t/{table.code}/enter/").content.decode()
+    assert 'aria-invalid="true"' not in again  # said once
+    done = confirm(bo, table, round_, f" {code[:2]} {code[2:]} ")  # spaces typed are ignored
+    assert "Round 12-12 confirmed." in text(done)
+    round_.refresh_from_db()
+    assert not round_.awaiting_confirmation and round_.confirmed_player == players[1]
+
+
+def test_a_round_sent_back_and_entered_again_shows_the_new_rounds_code(table, players):
+    ann, round_ = entered_by(table, players)
+    bo = a_phone("10.0.0.3", IPHONE)
+    join(bo, table, players[1])
+    hidden = hidden_fields(bo.get(f"/t/{table.code}/enter/"))
+    bo.post(
+        f"/t/{table.code}/round/1/send-back/",
+        {"once": hidden.get("once", ""), "round": round_.pk, "note": "Cy had 9"},
+    )
+    enter(ann, table, (0, 5, 9, 7))
+    entered = Round.objects.get(table=table)
+    assert entered.pk != round_.pk
+    assert shown_code(ann, table) == confirm_code(entered)
+    assert "Round 12-12 confirmed." in text(confirm(bo, table, entered, confirm_code(entered)))

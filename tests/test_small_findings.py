@@ -325,3 +325,47 @@ def test_pages_link_an_icon_that_exists_and_favicon_ico_leads_to_it(client):
     asked = client.get("/favicon.ico")
     assert asked.status_code in (301, 302)
     assert asked["Location"] == href
+
+
+def too_many(kind: str, settings) -> dict:
+    """A form of more fields (or files) than Django reads, as a page's form would post it."""
+    if kind == "files":
+        from django.core.files.uploadedfile import SimpleUploadedFile
+
+        count = settings.DATA_UPLOAD_MAX_NUMBER_FILES + 1
+        return {"photo": [SimpleUploadedFile(f"{n}.jpg", b"x") for n in range(count)]}
+    fields = {f"f{n}": "x" for n in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)}
+    if kind == "urlencoded":
+        from urllib.parse import urlencode
+
+        return {"data": urlencode(fields), "content_type": "application/x-www-form-urlencoded"}
+    return {"data": fields}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "kind, said",
+    [
+        ("multipart", "DATA_UPLOAD_MAX_NUMBER_FIELDS"),
+        ("urlencoded", "DATA_UPLOAD_MAX_NUMBER_FIELDS"),
+        ("files", "DATA_UPLOAD_MAX_NUMBER_FILES"),
+    ],
+)
+def test_a_form_of_too_many_fields_is_one_line_in_the_log_without_a_traceback(
+    caplog, settings, kind, said
+):
+    # The log-in form posted with more fields (or files) than Django reads: a 400, logged as
+    # one line as a 403 is, not as an error with its traceback.
+    posted = too_many(kind, settings)
+    if "data" not in posted:
+        posted = {"data": posted}
+    with caplog.at_level(logging.INFO):
+        response = Client(raise_request_exception=False).post("/accounts/login/", **posted)
+    assert response.status_code == 400
+    (record,) = [r for r in caplog.records if r.name.startswith("django.")]
+    assert record.levelno == logging.WARNING
+    assert record.exc_info is None and record.exc_text is None
+    line = record.getMessage()
+    assert line.startswith("400 POST /accounts/login/ by anonymous: ")
+    assert said in line and "\n" not in line
+    assert "Traceback" not in caplog.text

@@ -54,6 +54,15 @@ def text(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
+def shown_code(client, table, number=1) -> str:
+    """The code the entering phone's page shows under its waiting round (issue 46), as its
+    holder shows it to the second player, who types it to confirm."""
+    page = client.get(f"/t/{table.code}/enter/").content.decode()
+    found = re.search(rf'id="shown-code-{number}".*?confirm-code-shown">(\d+)<', page, re.S)
+    assert found, "this phone shows no code for the round"
+    return found.group(1)
+
+
 def test_a_scan_shows_the_tables_players_first_then_opens_its_entry(table):
     client = Client()
     page = client.get(f"/t/{table.code.lower()}/")  # read aloud, typed in lower case
@@ -84,8 +93,9 @@ def test_a_phones_round_counts_at_once_and_waits_for_a_second_player(client, tab
     assert Round.objects.get(table=table).awaiting_confirmation
     page = second.get(f"/t/{table.code}/enter/").content.decode()
     assert "Confirm: these are our pips" in page
+    code = shown_code(first, table)
     for _ in range(2):  # a double tap confirms once
-        second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk})
+        second.post(f"/t/{table.code}/round/1/confirm/", {"round": round_.pk, "code": code})
     round_.refresh_from_db()
     assert not round_.awaiting_confirmation and round_.confirmed_device
     assert Action.objects.filter(verb="round.confirmed").count() == 1

@@ -138,7 +138,9 @@ class LoginCodeView(RefusalMixin, FormView):
         try:
             user = use_hall_login_code(self.pending["code"], address, form.cleaned_data["code"])
         except CodeRefused as refusal:
-            if refusal.start_again:
+            # A code sent from another address (its session's cookie replayed) is refused for
+            # that sender only: the phone that waits for it still logs in with it.
+            if refusal.start_again and not refusal.elsewhere:
                 del self.request.session[PENDING]
             self.refused(refusal, form, "code")
             return self.render_to_response(

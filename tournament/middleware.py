@@ -51,8 +51,9 @@ class OneLineRefusals(logging.Filter):
     a few probes fill the log and hide the real errors. An expected refusal (a 4xx answer) is
     one line instead: status, method, path, who asked (a username or anonymous) and why, at
     WARNING for a refusal (403, 400, 429), at INFO for a page not found (404, 405). A server
-    error (5xx) is left as it is, with its traceback. Set on the ``django.request`` logger
-    (settings.LOGGING)."""
+    error (5xx) is left as it is, with its traceback. Set on the ``django.request`` logger and
+    on the ``django.security`` loggers of a request refused as it is read (a 400 for too many
+    form fields: Django logs it as an error, with its traceback) (settings.LOGGING)."""
 
     QUIET = {404, 405, 410}
 
@@ -74,8 +75,8 @@ class OneLineRefusals(logging.Filter):
             _one_line(reason),
         )
         record.exc_info, record.exc_text, record.stack_info = None, None, None
-        if status in self.QUIET:
-            record.levelno, record.levelname = logging.INFO, "INFO"
+        level = logging.INFO if status in self.QUIET else logging.WARNING
+        record.levelno, record.levelname = level, logging.getLevelName(level)
         return logging.getLogger(record.name).isEnabledFor(record.levelno)
 
 

@@ -370,6 +370,18 @@ LOGGING = {
         "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
         # A refusal (403, 404...) is one line without a traceback; a 500 keeps its traceback.
         "django.request": {"filters": ["one_line_refusals"]},
+        # So is a request Django refuses as it reads it (too many form fields or files, a body
+        # too large, a host not allowed): a 400 from its security logger, not a traceback.
+        **{
+            f"django.security.{refusal}": {"filters": ["one_line_refusals"]}
+            for refusal in (
+                "TooManyFieldsSent",
+                "TooManyFilesSent",
+                "RequestDataTooBig",
+                "DisallowedHost",
+                "SuspiciousMultipartForm",
+            )
+        },
         # WeasyPrint reports each step of every PDF at INFO, django-axes each start.
         "weasyprint": {"level": "WARNING"},
         "axes.apps": {"level": "WARNING"},

@@ -3,7 +3,8 @@ scorekeeper) or from a phone that opened the table, removed by a director with a
 write is in the table's history (``table.photo_added``, ``table.photo_removed``).
 
 - The upload is re-encoded before anything is written (scoring/photos.py ``reencode``): a file
-  refused stores nothing.
+  refused stores nothing. A table that keeps ``MAX_PHOTOS`` already, or a repeated form, is
+  answered before the upload is decoded (and checked again in the transaction that stores it).
 - A repeated form (double tap, retry) stores one photo: the form's key is claimed in the
   transaction that stores it, and the file is written only by the request that claimed it.
 - The image goes to Django's default storage (``STORAGES["default"]``: the media folder by
@@ -32,7 +33,7 @@ from scoring.photos import PhotoRefused, reencode
 from scoring.services.backups import BackupFailed, backup_folder, write_atomically
 from scoring.services.rounds import RoundRejected, lock_table
 from tournament.history import claim, log_action, settle
-from tournament.models import Table
+from tournament.models import Submission, Table
 
 logger = logging.getLogger(__name__)
 
@@ -47,24 +48,18 @@ def add_photo(
     director or scorekeeper (``user``) or by the phone ``device`` (held by the player named
     ``holder``, as the history says). A repeated form (its ``key`` claimed already) stores
     nothing and returns the photo it stored."""
+    earlier = Submission.objects.filter(key=key).first() if key else None
+    if earlier is not None:  # a repeat: its photo, without decoding the upload again
+        return stored_by(earlier)
+    check_room(table)  # a full table refuses before the upload is decoded
     encoded = reencode(upload)  # refused before anything is written
     try:
         with transaction.atomic():
             table = lock_table(table)
             earlier = claim(key, user)
             if earlier is not None:
-                photo = SheetPhoto.objects.filter(pk=earlier.outcome.get("photo")).first()
-                if photo is None:
-                    raise PhotoRefused(_("This photo was stored and removed since."))
-                return photo
-            if table.photos.filter(removed_at=None).count() >= MAX_PHOTOS:
-                raise PhotoRefused(
-                    _(
-                        "This table has %(n)s photos of its sheet already: a director removes "
-                        "one before another is added."
-                    )
-                    % {"n": MAX_PHOTOS}
-                )
+                return stored_by(earlier)
+            check_room(table)
             photo = SheetPhoto(
                 table=table,
                 width=encoded.width,
@@ -99,6 +94,26 @@ def add_photo(
     except RoundRejected as refusal:  # the table's seating drawn again meanwhile
         raise PhotoRefused(str(refusal)) from None
     return photo
+
+
+def stored_by(earlier) -> SheetPhoto:
+    """The photo an earlier form with the same key stored (refused when it was removed since)."""
+    photo = SheetPhoto.objects.filter(pk=(earlier.outcome or {}).get("photo")).first()
+    if photo is None:
+        raise PhotoRefused(_("This photo was stored and removed since."))
+    return photo
+
+
+def check_room(table: Table) -> None:
+    """Refuse a photo at a table that keeps ``MAX_PHOTOS`` already."""
+    if table.photos.filter(removed_at=None).count() >= MAX_PHOTOS:
+        raise PhotoRefused(
+            _(
+                "This table has %(n)s photos of its sheet already: a director removes one "
+                "before another is added."
+            )
+            % {"n": MAX_PHOTOS}
+        )
 
 
 def remove_photo(photo: SheetPhoto, user, reason: str) -> bool:

@@ -1,7 +1,9 @@
 """Players score their own table (issue 15): the sheet's QR code opens the table's entry on a
 phone, for that table and stage only, with no account; a round entered from a phone counts at
 once and waits for a second player (another phone at the table, or a director) to confirm it
-or send it back with a note.
+or send it back with a note. The confirming phone types the round's code, which only the
+phone that entered it shows (issue 46): a second browser on that phone, with another cookie
+jar and browser name, sees no code of its own to type.
 
 A phone is a "device": a random id kept in its session, with the table codes it opened. A code
 works while the event allows table entry and the stage is open; a reissued code shuts out the
@@ -10,6 +12,7 @@ phones that opened the old one.
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -19,12 +22,20 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring.models import CodeTries, InfractionKind, InfractionReport, Round, TableDevice
 from scoring.services.infractions import current_engine, log_infraction
-from scoring.services.rounds import _refuse, lock_table, store_totals, take_off_last_round
+from scoring.services.rounds import (
+    RoundRejected,
+    _refuse,
+    lock_table,
+    store_totals,
+    take_off_last_round,
+)
 from scoring.services.stages import settle_playoff
 from scoring.sheets import table_sheet
+from tournament.game.rules import RoundErrors
 from tournament.history import claim, log_action, settle
 from tournament.models import (
     CODE_LETTERS,
@@ -44,6 +55,16 @@ DEVICE_COOKIE = "table_device"  # signed: the device id, kept when the session i
 DEVICE_COOKIE_AGE = 365 * 24 * 3600
 TRIES_PER_HOUR = 30  # wrong codes a phone (an address) may try in an hour
 TRIES_WINDOW = timedelta(hours=1)
+CONFIRM_DIGITS = 4  # a round's confirmation code: typed by a second player, on their phone
+
+
+class WrongCode(RoundRejected):
+    """The code typed to confirm a round is missing, not 4 digits, or not the one the entering
+    phone shows (``guess``: a wrong code, counted against the address as a table code is)."""
+
+    def __init__(self, message: str, guess: bool = False):
+        super().__init__(RoundErrors(whole=[message]))
+        self.guess = guess
 
 
 def clean_code(text: str) -> str:
@@ -246,13 +267,52 @@ def not_second_player(round: Round, phone: Phone) -> str:
     return ""
 
 
-def confirm_round(round: Round, *, user=None, phone: Phone | None = None) -> bool:
-    """A second player (another player's phone at the table) or a director (no ``phone``)
-    confirms a round entered from a phone. False when it was confirmed already (a repeat
-    confirms once)."""
+def confirm_code(round: Round) -> str:
+    """The ``CONFIRM_DIGITS`` digits the phone that entered ``round`` shows, for the second
+    player to type on their own phone: drawn from the round with the site's secret, so that
+    no other page knows them, and a round entered again (a new row) has new ones."""
+    seen = f"{round.pk}:{round.entered_device}:{round.entered_at.timestamp():.6f}"
+    digest = salted_hmac("scoring.table_entry.confirm_code", seen, algorithm="sha256")
+    return f"{int(digest.hexdigest(), 16) % 10**CONFIRM_DIGITS:0{CONFIRM_DIGITS}d}"
+
+
+def entering_phone(round: Round) -> str:
+    """The phone that shows ``round``'s code, as the confirming player reads it named."""
+    if round.entered_player is None:
+        return _("the phone that entered the round")
+    return pgettext("a phone showing a code", "%(name)s's phone") % {
+        "name": round.entered_player.name
+    }
+
+
+def check_code(round: Round, typed: str) -> None:
+    """Refuse ``typed`` (as the phone sent it: spaces are ignored) unless it is ``round``'s code."""
+    code = "".join((typed or "").split())
+    shown = {"phone": entering_phone(round), "n": CONFIRM_DIGITS}
+    if not code:
+        raise WrongCode(_("Type the code shown on %(phone)s.") % shown)
+    if not (len(code) == CONFIRM_DIGITS and code.isascii() and code.isdigit()):
+        raise WrongCode(_("The code is %(n)s digits, shown on %(phone)s.") % shown)
+    if not hmac.compare_digest(code, confirm_code(round)):
+        raise WrongCode(
+            _(
+                "This is not the code shown on %(phone)s: look at the round there, then type "
+                "its %(n)s digits."
+            )
+            % shown,
+            guess=True,
+        )
+
+
+def confirm_round(round: Round, *, user=None, phone: Phone | None = None, code: str = "") -> bool:
+    """A second player (another player's phone at the table, typing the ``code`` the entering
+    phone shows) or a director (no ``phone``) confirms a round entered from a phone. False when
+    it was confirmed already (a repeat confirms once)."""
     with transaction.atomic():
         table = lock_table(round.table)
-        round = Round.objects.filter(pk=round.pk, table=table).first()
+        round = (
+            Round.objects.filter(pk=round.pk, table=table).select_related("entered_player").first()
+        )
         if round is None:
             raise _refuse(_("This round was sent back or removed meanwhile."))
         if not round.awaiting_confirmation:
@@ -260,6 +320,8 @@ def confirm_round(round: Round, *, user=None, phone: Phone | None = None) -> boo
         refused = phone and not_second_player(round, phone)
         if refused:
             raise _refuse(refused)
+        if phone:
+            check_code(round, code)
         round.awaiting_confirmation = False
         round.confirmed_at = timezone.now()
         round.confirmed_by = user if getattr(user, "is_authenticated", False) else None

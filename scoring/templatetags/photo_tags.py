@@ -8,7 +8,7 @@ from django import template
 from django.urls import reverse
 
 from scoring.forms.photos import PhotoForm, RemovePhotoForm
-from scoring.photos import table_photos
+from scoring.photos import PHOTO_REFUSED, table_photos
 from scoring.services.table_entry import opened
 
 register = template.Library()
@@ -38,6 +38,11 @@ def sheet_photos(context, table, phone=False):
         def src(photo):
             return reverse("sheet_photo", args=[*where, photo.pk])
 
+    refused = request.session.get(PHOTO_REFUSED)
+    if refused and refused.get("table") == table.pk:  # shown once, at the photo's field
+        del request.session[PHOTO_REFUSED]
+    else:
+        refused = None
     kept, removed = table_photos(table)
     photos = [
         {
@@ -62,6 +67,7 @@ def sheet_photos(context, table, phone=False):
         "add_url": add_url,
         "next": request.get_full_path(),
         "phone": phone,
+        "errors": refused["texts"] if refused else [],
         # Under the phone's page title (h1) or the event page's table title (h2).
         "level": 2 if phone else 3,
     }

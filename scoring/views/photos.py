@@ -16,7 +16,7 @@ from django.views import View
 
 from scoring.forms.photos import PhotoForm, RemovePhotoForm
 from scoring.models import SheetPhoto
-from scoring.photos import PhotoRefused
+from scoring.photos import PHOTO_REFUSED, PhotoRefused
 from scoring.services.photos import add_photo, remove_photo
 from scoring.services.table_entry import opened, phone_at
 from scoring.views.table_entry import TableCodeMixin
@@ -50,23 +50,26 @@ def kept(table, pk: int) -> SheetPhoto:
 
 
 class PhotoAddMixin:
-    """Posting the photo form: stored once (its key), or refused with a message."""
+    """Posting the photo form: stored once (its key), or refused with the reason, which the
+    page it goes back to shows at the photo's field (``PHOTO_REFUSED``)."""
 
     http_method_names = ["post"]
 
     def store(self, request, table, **writer):
         form = PhotoForm(request.POST, request.FILES)
         if not form.is_valid():
-            for errors in form.errors.values():
-                for error in errors:
-                    messages.error(request, error)
-            return
-        try:
-            add_photo(table, form.cleaned_data["photo"], key=form.cleaned_data["once"], **writer)
-        except PhotoRefused as refusal:
-            self.refused(refusal)
-            return
-        messages.success(request, _("Photo of the sheet added."))
+            texts = [str(error) for errors in form.errors.values() for error in errors]
+        else:
+            try:
+                add_photo(
+                    table, form.cleaned_data["photo"], key=form.cleaned_data["once"], **writer
+                )
+            except PhotoRefused as refusal:
+                texts = [str(text) for text in refusal.texts()]
+            else:
+                messages.success(request, _("Photo of the sheet added."))
+                return
+        request.session[PHOTO_REFUSED] = {"table": table.pk, "texts": texts}
 
 
 def back(request, fallback: str):

@@ -16,11 +16,15 @@ from scoring.models import InfractionKind, InfractionReport, Round
 from scoring.services.infractions import InfractionRejected
 from scoring.services.rounds import RoundRejected
 from scoring.services.table_entry import (
+    CONFIRM_DIGITS,
+    WrongCode,
     awaiting,
     blocked,
+    confirm_code,
     confirm_round,
     count_wrong_code,
     device_of,
+    entering_phone,
     handle_report,
     join,
     keep_device,
@@ -40,6 +44,10 @@ from tournament.caching import live_context
 from tournament.mixins import DirectorRequiredMixin, RefusalMixin, TableMixin, posted_key
 from tournament.models import StageKind
 from tournament.security import client_ip
+
+# The session's note of a confirmation code just refused, shown at that round's code field:
+# {"round": its pk, "text": why}.
+CONFIRM_REFUSED = "confirm_refused"
 
 
 def refused(request, status: int, reason: str, context: dict):
@@ -186,20 +194,33 @@ class TableTerminalView(EnterRoundView):
         ctx = super().get_context_data(**kwargs)
         pips = {r.number: r.pips for r in self.sheet.rounds}
         ctx["me"] = self.phone.player
+        refused = self.request.session.get(CONFIRM_REFUSED)
+        if refused:  # shown once, at the code's field of its round
+            del self.request.session[CONFIRM_REFUSED]
         ctx["waiting"] = [
-            (
-                r,
-                not_second_player(r, self.phone),
-                [(p.name, pips[r.number].get(p.pk)) for p in self.sheet.players],
-            )
+            self.waiting_round(r, pips[r.number], refused or {})
             for r in awaiting(self.stage)
             if r.table_id == self.table.pk and r.number in pips  # saved after the sheet loaded
         ]
+        ctx["code_digits"] = CONFIRM_DIGITS
         ctx["sent_back"] = last_note(self.table)
         ctx["kinds"] = InfractionKind.choices
         ctx["last_round"] = self.sheet.rounds[-1] if self.sheet.rounds else None
         ctx.update(live_context(self.event))
         return ctx
+
+    def waiting_round(self, round, pips: dict, refused: dict) -> dict:
+        """A round waiting at this table, as this phone sees it: the phone that entered it shows
+        its code; another player's phone has the field to type it in (and why it was refused)."""
+        not_second = not_second_player(round, self.phone)
+        return {
+            "round": round,
+            "pips": [(p.name, pips.get(p.pk)) for p in self.sheet.players],
+            "not_second": not_second,
+            "code": confirm_code(round) if not_second else "",
+            "entering": entering_phone(round),
+            "refused": refused.get("text", "") if refused.get("round") == round.pk else "",
+        }
 
     def get(self, request, *args, **kwargs):
         htmx = getattr(request, "htmx", None)
@@ -229,9 +250,21 @@ class TerminalRoundMixin(TableCodeMixin):
 
 
 class TerminalConfirmView(TerminalRoundMixin, View):
+    """A second player confirms a round with the code the entering phone shows: a code that is
+    missing, malformed or wrong is said at its field (``CONFIRM_REFUSED``); a wrong one counts
+    against the address as a wrong table code does."""
+
     def act(self, round, phone):
-        if confirm_round(round, phone=phone):
-            messages.success(self.request, _("Round %(e)s-%(e)s confirmed.") % {"e": round.engine})
+        code = self.request.POST.get("code", "")[:20]
+        try:
+            if confirm_round(round, phone=phone, code=code):
+                messages.success(
+                    self.request, _("Round %(e)s-%(e)s confirmed.") % {"e": round.engine}
+                )
+        except WrongCode as refusal:
+            if refusal.guess:
+                count_wrong_code(client_ip(self.request))
+            self.request.session[CONFIRM_REFUSED] = {"round": round.pk, "text": str(refusal)}
 
 
 class TerminalSendBackView(TerminalRoundMixin, View):

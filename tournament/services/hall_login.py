@@ -24,11 +24,15 @@ CODES_PER_HOUR = 10  # a username's codes an hour: 30 guesses of a million at mo
 
 
 class CodeRefused(Refusal):
-    """A typed code that logs nobody in, with the reason for the person who typed it."""
+    """A typed code that logs nobody in, with the reason for the person who typed it.
+    ``start_again``: the code can log nobody in any more (the password again for a new one).
+    ``elsewhere``: it was sent from another address than its own (a pending log-in's cookie
+    replayed by someone who read it): refused for them, the code's own log-in left as it was."""
 
-    def __init__(self, message: str, start_again: bool = False):
+    def __init__(self, message: str, start_again: bool = False, elsewhere: bool = False):
         super().__init__(message)
         self.start_again = start_again
+        self.elsewhere = elsewhere
 
 
 def start_hall_login(user, address: str) -> HallLoginCode:
@@ -82,6 +86,7 @@ def _refusal(code: HallLoginCode | None, address: str) -> CodeRefused | None:
         return CodeRefused(
             _("This code no longer works (used already, or from another address): log in again."),
             True,
+            elsewhere=code is not None and code.address != address,
         )
     if code.made < timezone.now() - timedelta(minutes=CODE_MINUTES):
         return CodeRefused(
