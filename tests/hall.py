@@ -100,7 +100,7 @@ class Hall:
                 raise RuntimeError("make hall stopped:\n" + said)
             if "Phones open:" in "".join(self.output):
                 try:
-                    if Phone(self.port).get("/healthz")[1] == b"ok":
+                    if Phone(self.port).get("/healthz")[1].startswith(b"ok\n"):
                         return self
                 except (OSError, http.client.HTTPException):
                     pass

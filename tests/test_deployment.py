@@ -5,14 +5,17 @@ fresh ``manage.py`` process with the environment a deployment gives it. The whol
 (collectstatic, check --deploy, gunicorn on PostgreSQL) runs in CI as .ci/deploy-check.
 """
 
+import json
 import os
 import secrets
 import subprocess
 import sys
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db
 
@@ -141,8 +144,82 @@ def test_the_log_goes_to_a_file_at_the_level_asked_for(tmp_path, collected):
 def test_healthz_says_ok_without_a_session(client, django_assert_max_num_queries):
     with django_assert_max_num_queries(1):
         response = client.get("/healthz")
-    assert (response.status_code, response.content) == (200, b"ok")
+    assert response.status_code == 200
+    assert response.content.decode().splitlines() == [
+        "ok",
+        "database: ok",
+        "cache: ok",
+        "worker: none (tasks run inside the requests)",  # the tests' immediate backend
+    ]
     assert not response.cookies and response["Cache-Control"] == "no-store"
+
+
+def work_as_the_worker():
+    """What ``db_worker`` does with each queued task (its loop closes the test's connection)."""
+    from django_tasks_db.models import DBTaskResult
+
+    for result in DBTaskResult.objects.ready():
+        result.claim("test-worker")
+        done = result.task_result
+        result.set_successful(result.task.call(*done.args, **done.kwargs))
+
+
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@override_settings(TASKS=DATABASE_TASKS)
+def test_healthz_follows_the_workers_heartbeat(client, settings):
+    from django.core.cache import cache
+    from django_tasks_db.models import DBTaskResult
+
+    from tournament.health import HEARTBEAT_TASK, WORKER_LATE_SECONDS
+
+    cache.delete("healthz:heartbeat")
+    first = client.get("/healthz?worker=1")
+    assert first.status_code == 200  # a site just started: its first heartbeat is queued
+    assert "worker: starting (no heartbeat yet)" in first.content.decode()
+    beats = DBTaskResult.objects.filter(task_path=HEARTBEAT_TASK)
+    assert beats.filter(status="READY").count() == 1
+    client.get("/healthz")
+    assert beats.count() == 1  # one queued at a time
+
+    # No worker took it for longer than the bound: the strict probe (the hall's) fails, a load
+    # balancer's plain probe still passes (the web servers serve without a worker).
+    late = timezone.now() - timedelta(seconds=WORKER_LATE_SECONDS + 5)
+    beats.update(enqueued_at=late)
+    strict, plain = client.get("/healthz?worker=1"), client.get("/healthz")
+    assert strict.status_code == 503 and plain.status_code == 200
+    assert strict.content.decode().startswith("unhealthy\n")
+    assert "worker: not running (a task has waited 12" in strict.content.decode()
+
+    # The worker runs: alive again, and the heartbeats do not pile up.
+    work_as_the_worker()
+    alive = client.get("/healthz?worker=1")
+    assert alive.status_code == 200
+    assert "worker: ok (last heartbeat 0 s ago)" in alive.content.decode()
+    for _ in range(8):
+        cache.delete("healthz:heartbeat")
+        client.get("/healthz")
+        work_as_the_worker()
+    assert beats.count() <= 6
+
+
+@override_settings(
+    CACHES={
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
+        }
+    }
+)
+def test_healthz_says_503_when_the_cache_is_unreachable(client):
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.content.decode().splitlines()[:3] == [
+        "unhealthy",
+        "database: ok",
+        "cache: unreachable",
+    ]
 
 
 def test_healthz_answers_a_probe_over_plain_http_by_the_servers_address():
@@ -150,7 +227,7 @@ def test_healthz_answers_a_probe_over_plain_http_by_the_servers_address():
     result = manage(
         "shell", "--no-imports", "-c", get("/healthz", host="10.1.2.3:8000"), **PRODUCTION
     )
-    assert result.stdout.split() == ["200", "None", "ok"], result.stderr
+    assert result.stdout.split()[:5] == ["200", "None", "ok", "database:", "ok"], result.stderr
 
 
 @pytest.mark.parametrize(
@@ -161,7 +238,7 @@ def test_healthz_says_503_when_the_database_is_unreachable(database):
     env = {**PRODUCTION, "DATABASE_URL": database}
     result = manage("shell", "--no-imports", "-c", get("/healthz"), **env)
     assert result.stdout.split() == ["503", "None", "database", "unreachable"], result.stderr
-    assert "WARNING tournament.middleware: Health check: the database does not answer: " in (
+    assert "WARNING tournament.health: Health check: the database does not answer: " in (
         result.stderr
     )
 
@@ -207,3 +284,25 @@ def test_the_proxy_count_check(settings, changes, warned):
         setattr(settings, name, value)
     found = [w.id for w in proxy_count_behind_https_proxy(None)]
     assert found == (["tournament.W001"] if warned else [])
+
+
+def test_the_log_is_json_with_a_line_a_request_when_asked(collected):
+    env = {**PRODUCTION, **collected, "LOG_FORMAT": "json", "LOG_REQUESTS": "1"}
+    code = get("/no-such-page/", proto="https") + "\n" + get("/healthz")
+    result = manage("shell", "--no-imports", "-c", code, **env)
+    assert result.stdout.split()[0] == "404", result.stderr
+    lines = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    requests = [line for line in lines if line["logger"] == "tournament.requests"]
+    assert len(requests) == 1  # the health probe is not logged
+    (line,) = requests
+    assert line["level"] == "INFO" and line["message"].startswith("GET /no-such-page/ 404 ")
+    assert (line["method"], line["path"], line["status"], line["user"]) == (
+        "GET",
+        "/no-such-page/",
+        404,
+        "",
+    )
+    assert line["client"] == "127.0.0.1" and line["ms"] >= 0
+    refusal = next(line for line in lines if line["logger"] == "django.request")
+    assert refusal["message"] == "404 GET /no-such-page/ by anonymous: Not Found"
+    assert "traceback" not in refusal

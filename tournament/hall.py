@@ -16,8 +16,29 @@ from pathlib import Path
 import ifaddr
 
 
+def given_addresses() -> list[str]:
+    """The addresses named in ``HALL_ADDRESS`` (comma-separated): the laptop's own, given to a
+    hall served from a container, which sees only its own network."""
+    found = []
+    for part in os.environ.get("HALL_ADDRESS", "").split(","):
+        try:
+            found.append(str(ipaddress.ip_address(part.strip().strip("[]"))))
+        except ValueError:
+            continue
+    return found
+
+
+def in_container() -> bool:
+    """Whether the hall is served from the container image (its Containerfile says so)."""
+    return os.environ.get("HALL_CONTAINER", "") == "1"
+
+
 def lan_addresses() -> list[str]:
-    """Every address of the laptop other than loopback and link-local ones, IPv4 first."""
+    """Every address of the laptop other than loopback and link-local ones, IPv4 first; those
+    given in ``HALL_ADDRESS`` instead, when given."""
+    given = given_addresses()
+    if given:
+        return given
     found: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:
@@ -46,11 +67,35 @@ def host_names() -> list[str]:
 
 
 def allowed_hosts() -> list[str]:
-    """Host names a request may carry on the hall's network."""
+    """Host names a request may carry on the hall's network. Served from a container, which
+    does not see the laptop's own addresses, any host ``private_host`` accepts: the
+    middleware ``PrivateHostMiddleware`` checks it."""
+    if in_container():
+        return ["*"]
     hosts = ["localhost", "127.0.0.1", "[::1]", *host_names()]
     for address in lan_addresses():
         hosts.append(f"[{address}]" if ":" in address else address)
     return hosts
+
+
+def private_host(host: str) -> bool:
+    """Whether ``host`` (a Host header, with or without its port) names a machine of a
+    private network: an address of a private, loopback or link-local range, ``localhost``, or
+    a ``.local`` name (mDNS). A laptop's hall is reached by nothing else."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1 : name.find("]")] if "]" in name else name[1:]
+    elif name.count(":") == 1:
+        name = name.split(":")[0]
+    if name in ("localhost", *host_names()):
+        return True
+    if name.endswith(".local"):
+        return len(name) > len(".local")
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return address.is_private or address.is_loopback
 
 
 def bind_port(bind: str) -> int:
@@ -100,13 +145,28 @@ def local_time_zone() -> str:
 
 def kept_secret_key(path: Path) -> str:
     """The secret key kept in ``path``; made (and written, readable by its owner only) on
-    first use. A new key would log everybody out, so it is never replaced."""
+    first use. A new key would log everybody out, so it is never replaced. Two servers
+    starting at once on one folder (a hosted site's two containers) keep the same key: the
+    file appears whole or not at all, and the second one reads the first one's."""
     if path.is_file():
         key = path.read_text(encoding="utf-8").strip()
         if key:
             return key
     key = secrets.token_urlsafe(50)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(key + "\n")
-    return key
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(key + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(draft, path)  # fails if the file exists: made meanwhile by another server
+        except FileExistsError:
+            kept = path.read_text(encoding="utf-8").strip()
+            if kept:
+                return kept
+            os.replace(draft, path)  # an empty file (a write cut short): replaced
+        return key
+    finally:
+        draft.unlink(missing_ok=True)

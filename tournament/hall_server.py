@@ -14,7 +14,7 @@ import logging
 import os
 import signal
 
-from tournament.hall import hall_urls
+from tournament.hall import bind_port, given_addresses, hall_urls, in_container
 
 bind = [os.environ.get("HOST") or "0.0.0.0:8000"]  # noqa: S104 (the hall's network)
 workers = int(os.environ.get("HALL_WORKERS", "2"))
@@ -63,7 +63,16 @@ def when_ready(server):
     urls = [url for b in server.cfg.bind for url in hall_urls(b)]
     lines = [backed_up(written)] if written else []
     lines += ["", "The site is served to the hall's network. Phones open:"]
-    lines += [f"    {url}" for url in urls] or ["    (no network address: is Wi-Fi on?)"]
+    if in_container() and not given_addresses():
+        # A container sees its own network, not the laptop's: the laptop's address is asked.
+        port = bind_port(server.cfg.bind[0])
+        lines += [
+            f"    http://<this computer's address on the Wi-Fi>:{port}/",
+            "    (run with HALL_ADDRESS=<that address> to have it printed here and on the",
+            "    join poster: README, 'The hall in a container')",
+        ]
+    else:
+        lines += [f"    {url}" for url in urls] or ["    (no network address: is Wi-Fi on?)"]
     lines += [
         "The director's event page has the join poster (address, QR code, Wi-Fi) to print.",
         "Stop with Ctrl+C.",

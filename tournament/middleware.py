@@ -4,18 +4,22 @@ the hall's sessions bound to their address (live pages' checks: tournament/cachi
 from __future__ import annotations
 
 import logging
-from http import HTTPStatus
+import time
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, logout
-from django.db import DatabaseError, connection
+from django.core.exceptions import DisallowedHost
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import hall, health
+from tournament.hall_login import session_is_here
+from tournament.logs import one_line
+from tournament.security import client_ip
 from tournament.text import bad_character
 
 logger = logging.getLogger(__name__)
@@ -24,11 +28,13 @@ HEALTH_PATH = "/healthz"
 
 
 class HealthCheckMiddleware:
-    """``/healthz``: "ok" (200) when the database answers, 503 when it does not.
+    """``/healthz``: "ok" (200) and a line for each of the database, the cache and the
+    background worker (tournament/health.py); 503 when the database or the cache does not
+    answer, and with ``?worker=1`` when the worker is not alive either.
 
     First in MIDDLEWARE, so a monitor or a load balancer probing over plain HTTP, by the
     server's address, gets the answer itself: no HTTPS redirect, no host check, no session,
-    no login. The answer names nothing but the database's state.
+    no login. The answer names nothing but those states.
     """
 
     def __init__(self, get_response):
@@ -37,59 +43,66 @@ class HealthCheckMiddleware:
     def __call__(self, request):
         if request.path_info != HEALTH_PATH:
             return self.get_response(request)
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-        except DatabaseError as error:
-            logger.warning("Health check: the database does not answer: %s", error)
+        found = health.checks()
+        if not found[0].ok:
             return health_response("database unreachable", status=503)
-        return health_response("ok")
+        required = found if request.GET.get("worker") == "1" else found[:2]
+        healthy = all(check.ok for check in required)
+        lines = ["ok" if healthy else "unhealthy", *(check.line() for check in found)]
+        return health_response("\n".join(lines) + "\n", status=200 if healthy else 503)
 
 
-class OneLineRefusals(logging.Filter):
-    """Django's request logger writes every 403 with the traceback of its ``PermissionDenied``:
-    a few probes fill the log and hide the real errors. An expected refusal (a 4xx answer) is
-    one line instead: status, method, path, who asked (a username or anonymous) and why, at
-    WARNING for a refusal (403, 400, 429), at INFO for a page not found (404, 405). A server
-    error (5xx) is left as it is, with its traceback. Set on the ``django.request`` logger and
-    on the ``django.security`` loggers of a request refused as it is read (a 400 for too many
-    form fields: Django logs it as an error, with its traceback) (settings.LOGGING)."""
+class RequestLogMiddleware:
+    """One line a request (``LOG_REQUESTS``), at INFO on the logger ``tournament.requests``:
+    method, path, status, milliseconds, who (a username or anonymous) and the client's
+    address, also as the record's fields (``LOG_FORMAT=json`` writes them as such). Second in
+    MIDDLEWARE: the health probes are not logged; what every later middleware takes is."""
 
-    QUIET = {404, 405, 410}
+    log = logging.getLogger("tournament.requests")
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        status = getattr(record, "status_code", None)
-        if not isinstance(status, int) or status >= 500:
-            return True
-        request = getattr(record, "request", None)
-        error = record.exc_info[1] if record.exc_info else None
-        reason = str(error) if error is not None and str(error) else _phrase(status)
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        began = time.perf_counter()
+        response = self.get_response(request)
         user = getattr(request, "user", None)
-        who = user.get_username() if getattr(user, "is_authenticated", False) else "anonymous"
-        record.msg = "%s %s %s by %s: %s"
-        record.args = (
-            status,
-            getattr(request, "method", "?"),
-            _one_line(getattr(request, "path", "?")),
-            _one_line(who),
-            _one_line(reason),
+        fields = {
+            "method": request.method,
+            "path": one_line(request.path),
+            "status": response.status_code,
+            "ms": round((time.perf_counter() - began) * 1000, 1),
+            "user": user.get_username() if getattr(user, "is_authenticated", False) else "",
+            "client": client_ip(request),
+        }
+        self.log.info(
+            "%s %s %s %.1f ms %s %s",
+            fields["method"],
+            fields["path"],
+            fields["status"],
+            fields["ms"],
+            fields["user"] or "anonymous",
+            fields["client"],
+            extra=fields,
         )
-        record.exc_info, record.exc_text, record.stack_info = None, None, None
-        level = logging.INFO if status in self.QUIET else logging.WARNING
-        record.levelno, record.levelname = level, logging.getLevelName(level)
-        return logging.getLogger(record.name).isEnabledFor(record.levelno)
+        return response
 
 
-def _phrase(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return str(status)
+class PrivateHostMiddleware:
+    """The hall served from its container image (``HALL_CONTAINER``): the container does not
+    see the laptop's addresses, so ALLOWED_HOSTS is ``*`` and this checks each request's host
+    instead: a private network's address or name (``tournament.hall.private_host``), as the
+    hall is reached by nothing else. Anything else is refused as Django refuses a host it does
+    not allow (400)."""
 
+    def __init__(self, get_response):
+        self.get_response = get_response
 
-def _one_line(text: str) -> str:
-    """``text`` on one line of the log: line breaks and other control characters escaped."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+    def __call__(self, request):
+        host = request.get_host()
+        if not hall.private_host(host):
+            raise DisallowedHost(f"Invalid HTTP_HOST header for the hall: {host!r}.")
+        return self.get_response(request)
 
 
 def health_response(text: str, status: int = 200) -> HttpResponse:
@@ -202,9 +215,6 @@ class HallSessionMiddleware:
 
     def __call__(self, request):
         if settings.HALL and SESSION_KEY in request.session:
-            # here: the logging settings (OneLineRefusals) load this module before the models
-            from tournament.hall_login import session_is_here
-
             if not session_is_here(request):
                 logout(request)
                 messages.warning(

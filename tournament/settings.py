@@ -2,11 +2,15 @@
 
 DATABASE_URL   SQLite file db.sqlite3 when unset; postgres://user@host:5432/name for PostgreSQL.
 SECRET_KEY     required when DEBUG is off: at least 50 characters, not the development key.
+SECRET_KEY_FILE  instead: a file holding it, made with a random key on first start and kept
+               (the container image's servers share one in their volume).
 DEBUG          "1"/"true" or "0"/"false"; off when unset (`make run` and the tests turn it on).
 ALLOWED_HOSTS  comma-separated host names.
 TIME_ZONE      e.g. America/Los_Angeles (default UTC).
 LOG_LEVEL      DEBUG, INFO (default), WARNING, ERROR.
 LOG_HANDLER    console (default: standard error) or file (then LOG_FILE, a path).
+LOG_FORMAT     plain (default) or json: one JSON object a line.
+LOG_REQUESTS   "1": one line a request (method, path, status, milliseconds, user, client).
 LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES   failed log-ins (default 5) of one username from one
                address before that pair is locked out, and for how long (default 15 minutes).
 CACHE_URL      where rendered pages are kept: locmem:// (default, one process's memory) or
@@ -20,6 +24,8 @@ PROXY_COUNT    how many proxies in front of the site append to X-Forwarded-For (
                the client's address is the connection's).
 TRUSTED_PROXIES  comma-separated addresses or networks whose X-Forwarded-For is read (default
                127.0.0.0/8,::1: a proxy on the same machine).
+HALL_ADDRESS   the laptop's address(es) on the hall's network, comma-separated, for a hall served
+               from the container image (which cannot see them): printed for phones.
 HALL           "1" under `make hall`: the laptop serves a closed hall network over plain HTTP
                (DEBUG off, secret key kept in HALL_SECRET_KEY_FILE, hosts: the laptop's
                addresses and name, no HTTPS redirect, cookies not marked secure).
@@ -90,6 +96,9 @@ if HALL and DEBUG:
     raise ImproperlyConfigured("HALL serves the hall with DEBUG off: unset DEBUG.")
 DEVELOPMENT_SECRET_KEY = "development-only-not-secret"  # noqa: S105 (refused with DEBUG off)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if os.environ.get("SECRET_KEY_FILE") and not SECRET_KEY:
+    # A hosted site's containers: made once by the first to start, kept in their volume.
+    SECRET_KEY = hall.kept_secret_key(Path(os.environ["SECRET_KEY_FILE"]))
 if HALL and not SECRET_KEY:
     # Made on first start and kept (untracked): restarting the laptop logs nobody out.
     SECRET_KEY = hall.kept_secret_key(
@@ -149,6 +158,14 @@ MIDDLEWARE = [
     "tournament.middleware.RefuseBadTextMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
+# One line a request (method, path, status, time, user, client), at INFO: a hosted site's.
+LOG_REQUESTS = env_bool("LOG_REQUESTS", False)
+if LOG_REQUESTS:
+    MIDDLEWARE.insert(1, "tournament.middleware.RequestLogMiddleware")
+if HALL and hall.in_container():
+    # The laptop's addresses are unknown in a container: a private network's host is checked
+    # here instead of by ALLOWED_HOSTS (tournament/hall.py).
+    MIDDLEWARE.insert(1, "tournament.middleware.PrivateHostMiddleware")
 
 ROOT_URLCONF = "tournament.urls"
 WSGI_APPLICATION = "tournament.wsgi.application"
@@ -346,11 +363,13 @@ CONTENT_SECURITY_POLICY = {
 # a file that logrotate may move (WatchedFileHandler reopens it).
 LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 LOG_HANDLER = env_choice("LOG_HANDLER", "console", ("console", "file"))
+# Lines as plain text, or one JSON object a line for a host's log service.
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
 LOG_HANDLERS = {
-    "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
     "file": {
         "class": "logging.handlers.WatchedFileHandler",
-        "formatter": "plain",
+        "formatter": LOG_FORMAT,
         "filename": os.environ.get("LOG_FILE", ""),
     },
 }
@@ -359,8 +378,11 @@ if LOG_HANDLER == "file" and not LOG_HANDLERS["file"]["filename"]:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "filters": {"one_line_refusals": {"()": "tournament.middleware.OneLineRefusals"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "tournament.logs.JsonFormatter"},
+    },
+    "filters": {"one_line_refusals": {"()": "tournament.logs.OneLineRefusals"}},
     "handlers": {LOG_HANDLER: LOG_HANDLERS[LOG_HANDLER]},
     "root": {"handlers": [LOG_HANDLER], "level": LOG_LEVEL},
     "loggers": {
