@@ -8,8 +8,9 @@ is left out of it, as scoring/archive.py ``sheet_records`` leaves them out of th
 a game needs two players left. Totals are the stored ones (``Seat.pips_entered``, kept by
 scoring.services.rounds.store_totals): no round is loaded.
 
-Players are people: scoring/archive.py ``people`` (the same id within the same club, or linked
-by a director). A person is numbered by what they are, not by the order rows were entered in:
+Players are people: scoring/archive.py ``people`` (tournament/game/people.py: the same name or
+id within the same club, or linked by a director, unless a director said otherwise), as the
+series count them. A person is numbered by what they are, not by the order rows were entered in:
 by their first player's event date, event short name, name and id. Games are replayed in the
 order of their event's date (then its short name), stage and table, so the same history gives
 the same ratings whatever the order it was entered or imported in.
@@ -90,7 +91,7 @@ def read_history() -> History:
         if table_id in tables and joined_at is None and left_after is None:
             seated[table_id].append((player_id, total))
 
-    root_of = people()
+    root_of = people().person_of
     players = {
         pk: (event_id, name, ref)
         for pk, event_id, name, ref in Player.objects.order_by().values_list(

@@ -30,7 +30,7 @@ from fractions import Fraction
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy
 
-from scoring.archive import people, series_events
+from scoring.archive import people, people_state, series_events
 from scoring.cumulative import cumulative_standings
 from scoring.models import Series
 from scoring.results import EventResults, divisions_played, load_results
@@ -166,6 +166,7 @@ class SeriesStandings:
 
 def _cache_key(series: Series, events: list[Event]) -> str:
     what = [
+        people_state(),  # who is who: a link or a player of another event may join two rows
         series.scoring,
         series.points,
         series.medal_bonus,
@@ -189,7 +190,7 @@ def _compute(series: Series, events: list[Event]) -> SeriesStandings:
     loaded = {e.pk: load_results(e) for e in events}
     columns = [Column(e, finished(loaded[e.pk])) for e in events]
     counted = [c.event for c in columns if c.counted]
-    person_of = people() if counted else {}
+    person_of = people().person_of if counted else {}
     by_division: dict[str, dict[int, dict[int, rule.Showing]]] = {}
     latest: dict[int, tuple[Event, int, str]] = {}  # person -> latest event, player id, name
     for event in counted:

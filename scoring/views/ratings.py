@@ -209,6 +209,14 @@ def player_rating(request, event: Event, player: Player, tables: list[list[Playe
     return out
 
 
+def theirs_event(player, event: Event) -> Event:
+    """The event of an opponent: this one for a tablemate, their own for one added from
+    another event (loaded with them)."""
+    if getattr(player, "event_id", event.pk) == event.pk:
+        return event
+    return player.event
+
+
 def expected_place(request, event, player, rating: Rating, tables) -> dict:
     """The opponents' form and, for the opponents chosen, each player's expected place and
     chance of winning (tournament/game/ratings.py), best first."""
@@ -251,7 +259,8 @@ def expected_place(request, event, player, rating: Rating, tables) -> dict:
                 "provisional": known is None or known.games < min_games(),
                 "place": place,
                 "chance": round(100 * chance),
-                "url": reverse("player", args=[event.slug, p.pk]),
+                "url": reverse("player", args=[theirs_event(p, event).slug, p.pk]),
+                "event": theirs_event(p, event).name if theirs_event(p, event) != event else "",
             }
         )
     ctx["expected"] = sorted(rows, key=lambda r: (r["place"], -r["chance"], r["name"]))
