@@ -517,3 +517,25 @@ def test_players_rated_but_all_provisional_are_counted_not_called_nobody(client,
     rated = Rating.objects.count()
     assert f"{rated} players are rated so far" in text(page)
     assert "provisional rating shows on the player's page" in text(page)
+
+
+def test_the_leaderboard_in_french_while_everyone_is_provisional(client, board, settings):
+    """Issue 45 item 3: the count given to the plural was a lazy object, and French's plural
+    formula (n % 1000000) made the page a 500."""
+    settings.RATING_MIN_GAMES = 1000
+    response = client.get("/ratings/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 200
+    rated = Rating.objects.count()
+    assert f"{rated} joueurs sont cotés pour l'instant" in text(response.content.decode())
+
+
+def test_a_provisional_players_page_in_french(client, director):
+    event = make_event(director, slug="first-night")
+    (zoe,) = make_players(event, ["Zoé"])
+    rate([zoe], 26.0, 6.5, 3, [(zoe, 26.0, 6.5, 3)])
+    computed()
+    response = client.get(f"/e/first-night/player/{zoe.pk}/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 200
+    page = text(response.content.decode())
+    assert "après 3 parties cotées" in page
+    assert "(moins de 5 parties cotées : pas encore au classement des cotes)" in page
