@@ -40,6 +40,7 @@ from scoring.eventfile.writer import write_event
 from scoring.models import PersonLink, Series, SeriesScoring, SeriesTieBreak
 from scoring.services.archive import keep_apart, link_same_person
 from scoring.services.series import SeriesRefusal, add_event, create_series
+from tournament.game.series import MOST_POINTS
 from tournament.history import claim, settle
 from tournament.models import Event, Player
 from tournament.refusals import Refusal
@@ -53,7 +54,7 @@ SETTINGS = ("name", "slug", "scoring", "points", "medal_bonus", "best_of", "tie_
 MAX_EVENTS = 1_000
 MAX_PEOPLE = 100_000  # words on who is who
 MAX_PLACES = 1_000  # places in the points table
-MAX_POINTS = 10_000  # points for one place, or one medal
+MAX_POINTS = MOST_POINTS  # points for one place, or one medal (the series form's bound too)
 MEDALS = 3  # gold, silver, bronze
 SLUG_ATTEMPTS = 3
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
