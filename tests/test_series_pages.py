@@ -668,3 +668,34 @@ def test_players_tied_at_an_event_share_its_place_and_points(director, director_
         ("T4", "Dee", "5"),
         ("T4", "Eve", "5"),
     ]
+
+
+def test_the_pdf_names_its_events_and_keeps_a_shared_place_on_one_line(
+    director, director_client, client
+):
+    """Issue 45 item 11: in French a shared 10th place is "10 ex.", and with the "Place"
+    header it stayed on one line; each event's column is headed by its name."""
+    nights = [
+        night(
+            director,
+            f"Night {word}",
+            day,
+            {f"{word} {n}": t for n, t in zip("ABCD", totals, strict=True)},
+        )
+        for word, day, totals in (
+            ("One", 5, (5, 10, 20, 30)),
+            ("Two", 12, (5, 10, 20, 30)),
+            ("Three", 19, (5, 10, 20, 30)),
+        )
+    ]
+    series = create(director_client)
+    for event in nights:
+        add(director_client, series, event)
+    response = client.get(f"/s/{series.slug}/standings.pdf", HTTP_ACCEPT_LANGUAGE="fr")
+    text = PdfReader(io.BytesIO(response.content)).pages[0].extract_text()
+    lines = text.splitlines()
+    # four places shared three ways: 1 ex., 4 ex., 7 ex., 10 ex.
+    assert sum(line.startswith("10 ex.") for line in lines) == 3, lines
+    assert not any(line.strip() in ("10", "ex.") for line in lines)
+    header = text[: text.index("1 ex.")]
+    assert "Place" in header and all(f"Night {w}" in header for w in ("One", "Two", "Three"))
