@@ -10,15 +10,18 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db import connection
 
 from scoring.models import PersonLink, Series
 from scoring.results import load_results
 from scoring.sheets import TableSheet, event_sheets
+from tournament.game import people as rule
 from tournament.game.awards import MEDALS
 from tournament.models import Event, Player, StageKind
+from tournament.text import name_key
 
 PAST_EVENTS = 10  # the home page lists this many past events with their medalists
 
@@ -138,52 +141,132 @@ def series_events(series: Series) -> list[Event]:
     return list(Event.objects.filter(series_entry__series=series).order_by("date", "pk"))
 
 
+# -- people across events (issue 45 item 4; the rule: tournament/game/people.py) ---------------
+
+
+@dataclass(frozen=True)
+class People:
+    """Every player's person (named by their lowest player id) and each person's players."""
+
+    person_of: dict[int, int]
+    players_of: dict[int, list[int]]
+
+    def others(self, pk: int) -> list[int]:
+        """The other players of ``pk``'s person (every event of theirs, transitively)."""
+        person = self.person_of.get(pk)
+        return [other for other in self.players_of.get(person, ()) if other != pk]
+
+
+@lru_cache(maxsize=4096)
+def club_key(club: str) -> str:
+    """A club as the desk folds a name: "RIVERTOWN Domino-Club" is "rivertowndominoclub"."""
+    return name_key(club)
+
+
+def someone(pk: int, event_id: int, key: str, club: str, ref: str) -> rule.Someone:
+    return rule.Someone(pk, event_id, key, club_key(club), ref)
+
+
+PLAYER_FIELDS = ("pk", "event_id", "search_key", "club", "ref")
+
+
+def people_state() -> str:
+    """What the people depend on, in one query: the events (how many, the last, the sum of
+    their versions: a player added, renamed or moved to another club, a link made or undone,
+    each writes its event's history and moves its version), and the players' and links' counts
+    and last ids (a row made without a history entry)."""
+    quote = connection.ops.quote_name
+    parts = []
+    for model, more in ((Event, ", SUM({version})"), (Player, ""), (PersonLink, "")):
+        table = quote(model._meta.db_table)
+        what = f"COUNT(*), MAX({quote('id')})" + more.format(version=quote("version"))
+        parts.append(f"SELECT {what} FROM {table}")  # noqa: S608 (the models' own names)
+    sql = "SELECT * FROM ({}) e, ({}) p, ({}) l".format(*parts)  # noqa: S608 (the same)
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+    return hashlib.sha256(repr(tuple(row)).encode()).hexdigest()
+
+
+def people(state: str | None = None) -> People:
+    """Every player's person across all events, kept until ``people_state`` moves."""
+    state = state or people_state()
+    return cache.get_or_set(f"people:{state}", _people)
+
+
+def _people() -> People:
+    players = [someone(*row) for row in Player.objects.order_by("pk").values_list(*PLAYER_FIELDS)]
+    links = list(PersonLink.objects.order_by("pk").values_list("first_id", "second_id", "same"))
+    person_of = rule.people(players, links)
+    players_of: dict[int, list[int]] = {}
+    for pk, person in person_of.items():
+        players_of.setdefault(person, []).append(pk)
+    return People(person_of, players_of)
+
+
 def same_person(player: Player) -> list[Player]:
-    """The player in other events: the same registration id within the same club, or linked
-    by a director (either way round), latest event first."""
-    match = Q(pk__in=linked_ids(player))
-    if player.ref and player.club:
-        match |= Q(ref=player.ref, club__iexact=player.club)
-    others = Player.objects.filter(match).exclude(event_id=player.event_id)
+    """The player in other events, latest event first: the same name in the same club, the
+    same registration id in the same club, or linked by a director (transitively), unless a
+    director said otherwise."""
+    others = Player.objects.filter(pk__in=people().others(player.pk))
     return list(others.select_related("event").order_by("-event__date", "pk"))
 
 
-def linked_ids(player: Player) -> set[int]:
-    pairs = PersonLink.objects.filter(Q(first=player) | Q(second=player))
-    return {pk for pair in pairs.values_list("first_id", "second_id") for pk in pair} - {player.pk}
-
-
 def link_candidates(player: Player, limit: int = 20) -> list[Player]:
-    """Players of other events a director may say are this one: the same name, not linked."""
-    same_name = Player.objects.filter(name__iexact=player.name).exclude(event_id=player.event_id)
-    same_name = same_name.exclude(pk__in=[p.pk for p in same_person(player)])
+    """Players of other events a director may say are this one: the same name (folded), not
+    the same person (no club, another club, or said not to be)."""
+    same_name = Player.objects.filter(search_key=player.search_key).exclude(
+        event_id=player.event_id
+    )
+    same_name = same_name.exclude(pk__in=people().others(player.pk))
     return list(same_name.select_related("event").order_by("-event__date", "pk")[:limit])
 
 
-def people() -> dict[int, int]:
-    """Every player's person (issue 31): the same registration id within the same club, or
-    linked by a director, across all events, as ``same_person`` says of one player but
-    transitively. Each person is named by their players' lowest id. Two queries."""
-    parent: dict[int, int] = {}
+@dataclass(frozen=True)
+class Probable:
+    """People of one name who are probably one person (a series' page offers to link them):
+    each person's players in the series, latest first."""
 
-    def root(pk: int) -> int:
-        while parent[pk] != pk:
-            parent[pk] = parent[parent[pk]]
-            pk = parent[pk]
-        return pk
+    name: str
+    key: str  # the folded name, what the form posts
+    people: list[list[Player]]
 
-    def join(a: int, b: int) -> None:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
 
-    by_key: dict[tuple[str, str], int] = {}
-    for pk, ref, club in Player.objects.values_list("pk", "ref", "club").order_by("pk"):
-        parent[pk] = pk
-        if ref and club:
-            first = by_key.setdefault((ref, club.casefold()), pk)
-            join(first, pk)
-    for first, second in PersonLink.objects.values_list("first_id", "second_id"):
-        if first in parent and second in parent:
-            join(first, second)
-    return {pk: root(pk) for pk in parent}
+def probable_people(events: list[Event]) -> list[Probable]:
+    """The probable matches among the players of ``events`` (a series'): the same folded
+    name as several people, none in one event together, none said not to be the same. Three
+    queries beside the people's."""
+    mine = list(Player.objects.filter(event__in=events).values_list(*PLAYER_FIELDS))
+    keys = {row[2] for row in mine if row[2]}
+    known = people()
+    among = {known.person_of[row[0]] for row in mine if row[0] in known.person_of}
+    alike = [
+        someone(*row)
+        for row in Player.objects.filter(search_key__in=keys).values_list(*PLAYER_FIELDS)
+        if row[0] in known.person_of
+    ]
+    links = PersonLink.objects.filter(first__search_key__in=keys, same=False)
+    groups = rule.probable(
+        alike, known.person_of, links.values_list("first_id", "second_id", "same"), among
+    )
+    in_series = {row[0] for row in mine}
+    wanted = [pk for group in groups for person in group for pk in known.players_of[person]]
+    players = {
+        p.pk: p
+        for p in Player.objects.filter(
+            pk__in=[pk for pk in wanted if pk in in_series]
+        ).select_related("event")
+    }
+    out = []
+    for group in groups:
+        shown = [
+            sorted(
+                (players[pk] for pk in known.players_of[person] if pk in players),
+                key=lambda p: (p.event.date, p.event_id, p.pk),
+                reverse=True,
+            )
+            for person in group
+        ]
+        latest = max((p for who in shown for p in who), key=lambda p: (p.event.date, p.pk))
+        out.append(Probable(latest.name, latest.search_key, shown))
+    return sorted(out, key=lambda g: (g.key, g.name))

@@ -198,14 +198,21 @@ class Infraction(models.Model):
 
 
 class PersonLink(models.Model):
-    """Two players of different events who are the same person, as a director said (issue 16:
-    a player's page across events). Stored once, the lower player id first."""
+    """Two players of different events who are, or are not, the same person, as a director
+    said (issue 16: a player's page across events; issue 45: "not the same person" keeps apart
+    two players the same name and club would join). Stored once per pair, the lower player id
+    first, with the director's last word; every word said is in both events' histories."""
 
     first = models.ForeignKey(
         Player, verbose_name=_("first player"), on_delete=models.CASCADE, related_name="+"
     )
     second = models.ForeignKey(
         Player, verbose_name=_("second player"), on_delete=models.CASCADE, related_name="+"
+    )
+    same = models.BooleanField(
+        _("the same person"),
+        default=True,
+        help_text=_("Unticked: a director said they are not the same person."),
     )
     made_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -224,7 +231,7 @@ class PersonLink(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.first_id} = {self.second_id}"
+        return f"{self.first_id} {'=' if self.same else '≠'} {self.second_id}"
 
 
 class TableDevice(models.Model):

@@ -2,15 +2,19 @@
 whole history in a fixed number of queries whatever its size.
 
 A rated game is a table of a closed stage that is not a playoff (a game of a cumulative event,
-a knockout stage, a Final) where every engine was played. Its players are ranked by their game
-total (lower is better, equal totals tie); a player who withdrew during the game or came late
-is left out of it, as scoring/archive.py ``sheet_records`` leaves them out of the records, and
-a game needs two players left. Totals are the stored ones (``Seat.pips_entered``, kept by
-scoring.services.rounds.store_totals): no round is loaded.
+a knockout stage, a Final) whose game ended (issue 45 item 2, PRODUCT.md §5 and §13): every
+engine played, or its last round marked as the last once time was called (most timed games end
+so), rated on the rounds it played. Its players are ranked by their game total as the table
+ranked them (lower is better, equal totals tie): a late arrival's total counts the rounds
+missed at the table's highest, as the sheet does; a player who withdrew during the game has no
+place at the table and is left out; a game needs two players left. Totals are the stored ones
+(``Seat.pips_entered``, kept by scoring.services.rounds.store_totals), plus the missed rounds
+of late arrivals (their tables' pip counts alone are loaded).
 
-Players are people: scoring/archive.py ``people`` (the same id within the same club, or linked
-by a director). A person is numbered by what they are, not by the order rows were entered in:
-by their first player's event date, event short name, name and id. Games are replayed in the
+Players are people: scoring/archive.py ``people`` (tournament/game/people.py: the same name or
+id within the same club, or linked by a director, unless a director said otherwise), as the
+series count them. A person is numbered by what they are, not by the order rows were entered
+in: by their first player's event date, event short name, name and id. Games are replayed in the
 order of their event's date (then its short name), stage and table, so the same history gives
 the same ratings whatever the order it was entered or imported in.
 
@@ -27,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from scoring.archive import people
+from scoring.models import Score
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 
 
@@ -63,7 +68,8 @@ class History:
 
 
 def read_history() -> History:
-    """Every rated game of every event, in replay order, and who is who (seven queries)."""
+    """Every rated game of every event, in replay order, and who is who (a fixed number of
+    queries)."""
     events = {
         e.pk: (EventInfo(e.pk, e.date, e.slug), len(e.rules.engines))
         for e in Event.objects.order_by()
@@ -77,20 +83,26 @@ def read_history() -> History:
     }
     tables = {
         pk: (stage_id, number, played)
-        for pk, stage_id, number, played in Table.objects.filter(stage_id__in=rated_stages)
+        for pk, stage_id, number, played, over in Table.objects.filter(stage_id__in=rated_stages)
         .order_by()
-        .values_list("pk", "stage_id", "number", "rounds_played")
-        if stage_id in stages and played >= events[stages[stage_id][0]][1]  # every engine
+        .values_list("pk", "stage_id", "number", "rounds_played", "game_over_after")
+        if stage_id in stages and ended(played, over, events[stages[stage_id][0]][1])
     }
     seated: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    late: dict[int, dict[int, int]] = defaultdict(dict)  # table -> late arrival -> first round
     seats = Seat.objects.filter(stage_id__in=rated_stages).order_by("table_id", "position")
     for table_id, player_id, total, joined_at, left_after in seats.values_list(
         "table_id", "player_id", "pips_entered", "joined_at", "left_after"
     ):
-        if table_id in tables and joined_at is None and left_after is None:
+        if table_id in tables and left_after is None:
             seated[table_id].append((player_id, total))
+            if joined_at is not None:
+                late[table_id][player_id] = joined_at
+    missed = missed_rounds(late)
+    for table_id, arrivals in missed.items():
+        seated[table_id] = [(pk, total + arrivals.get(pk, 0)) for pk, total in seated[table_id]]
 
-    root_of = people()
+    root_of = people().person_of
     players = {
         pk: (event_id, name, ref)
         for pk, event_id, name, ref in Player.objects.order_by().values_list(
@@ -132,6 +144,35 @@ def read_history() -> History:
     history = History(games, info, person_of, players_of, latest)
     history.fingerprint = fingerprint(history)
     return history
+
+
+def ended(played: int, over_after: int | None, engines: int) -> bool:
+    """A table's game has ended (PRODUCT.md §5): its last round was played, or marked as the
+    last once time was called; it is rated on the rounds it played (at least one)."""
+    return played >= 1 and (played >= engines or over_after is not None)
+
+
+def missed_rounds(late: dict[int, dict[int, int]]) -> dict[int, dict[int, int]]:
+    """Table -> late arrival -> what the rounds they missed add to their total: each round
+    before their first scores the table's highest of that round (the event's late-arrival
+    rule, as the sheet fills them in). One query, over the tables with a late arrival only."""
+    if not late:
+        return {}
+    highest: dict[tuple[int, int], int] = {}
+    rows = Score.objects.filter(round__table_id__in=late).order_by()
+    for table_id, number, player_id, pips in rows.values_list(
+        "round__table_id", "round__number", "player_id", "pips"
+    ):
+        if number < late[table_id].get(player_id, 0):
+            continue  # a count saved for a round before the player joined is not theirs
+        highest[table_id, number] = max(highest.get((table_id, number), 0), pips)
+    return {
+        table_id: {
+            pk: sum(highest.get((table_id, n), 0) for n in range(1, first))
+            for pk, first in arrivals.items()
+        }
+        for table_id, arrivals in late.items()
+    }
 
 
 def fingerprint(history: History) -> str:

@@ -6,9 +6,13 @@ Reads only; the rule is tournament/game/series.py's, the writes scoring/services
   out here a second way): the medals first (gold, silver, bronze), then everyone by how far
   they went and their total where they stopped: a knockout's Final by its totals, then the
   players out in each earlier stage, latest stage first, by their total in it; a cumulative
-  event by the cumulative total (the Final's players first, by the Final's totals, when it
-  has one). Ties share a place. A player who withdrew keeps no place (their rounds still count
-  per round played), nor does a player of a cumulative event who missed a game.
+  event by the cumulative total (the Final's players first, all ranked by the totals their
+  medals come from: the Final's, or cumulative plus Final, so 4th follows the rule of 1st to
+  3rd). A playoff orders the tied players it was played among (tournament/game/series.py
+  ``event_places``); other ties share a place. A player who withdrew keeps no place (their
+  rounds still count per round played), nor does a player of a cumulative event who missed a
+  game. Per round played counts the rounds a player played: a late arrival's missed rounds,
+  filled at the table's highest, are in neither sum.
 - **Which events count**: the finished ones, where every division's medals are decided (its
   Final closed, no medal playoff owed). An event still under way is listed as "in progress,
   not counted yet".
@@ -25,18 +29,19 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy
 
-from scoring.archive import people, series_events
+from scoring.archive import people, people_state, series_events
 from scoring.cumulative import cumulative_standings
 from scoring.models import Series
 from scoring.results import EventResults, divisions_played, load_results
+from tournament.game import formats
 from tournament.game import series as rule
 from tournament.game.awards import MEDALS
-from tournament.game.rules import places
 from tournament.models import Event, StageKind
 
 
@@ -72,22 +77,34 @@ def event_showings(results: EventResults) -> dict[str, dict[int, rule.Showing]]:
     left: set[int] = set()
     # how far each player went, and their total there: (-depth, total), lower is better
     reached: dict[int, tuple[int, int]] = {}
+    playoffs: list[dict[int, int]] = []  # each closed playoff's pips, in play order
     for stage, sheets in sorted(results.sheets.items(), key=lambda kv: kv[0].number):
         if stage.kind == StageKind.PLAYOFF:
+            playoffs += [sheet.rounds[0].pips for sheet in sheets if stage.closed and sheet.rounds]
             continue
         for sheet in sheets:
             left |= set(sheet.left)
             for pk, total in sheet.totals.items():
-                pips[pk] = pips.get(pk, 0) + total
-                rounds[pk] = rounds.get(pk, 0) + sum(1 for r in sheet.rounds if pk in r.pips)
+                # per round played: a late arrival's missed rounds (filled at the table's
+                # highest) count in the game total, not as rounds played (PRODUCT.md §13)
+                played = [r.pips[pk] for r in sheet.rounds if pk in r.pips and pk not in r.filled]
+                pips[pk] = pips.get(pk, 0) + sum(played)
+                rounds[pk] = rounds.get(pk, 0) + len(played)
                 if not results.format.is_cumulative:
                     reached[pk] = (-stage.number, total)
     if results.format.is_cumulative:
         standings = cumulative_standings(results, include_open=False)
-        reached = {row.player.pk: (0, row.total) for row in standings.rows if row.place}
+        cumulative = {row.player.pk: row.total for row in standings.rows if row.place}
+        reached = {pk: (0, total) for pk, total in cumulative.items()}
         final = results.final
-        for sheet in results.sheets.get(final, []) if final is not None else []:
-            reached.update({pk: (-1, total) for pk, total in sheet.totals.items()})
+        finalists = {
+            pk: total
+            for sheet in (results.sheets.get(final, []) if final is not None else [])
+            for pk, total in sheet.totals.items()
+        }
+        # the Final's players first, all ranked by the totals their medals come from
+        medal_totals = formats.medal_totals(results.format, cumulative, finalists)
+        reached.update({pk: (-1, total) for pk, total in medal_totals.items()})
     out: dict[str, dict[int, rule.Showing]] = {}
     keys: dict[str, dict[int, tuple[int, int, int]]] = {}
     for pk in pips:
@@ -98,7 +115,7 @@ def event_showings(results: EventResults) -> dict[str, dict[int, rule.Showing]]:
             keys.setdefault(player.division, {})[pk] = (medal_rank, *reached[pk])
         division[pk] = rule.Showing(None, medals.get(pk, ""), pips[pk], rounds[pk])
     for name, division in out.items():
-        for pk, place in places(keys.get(name, {})).items():
+        for pk, place in rule.event_places(keys.get(name, {}), playoffs).items():
             division[pk] = rule.Showing(place, *_rest(division[pk]))
     return out
 
@@ -123,7 +140,7 @@ class Cell:
     place: int | None
     medal: str
     points: int
-    average: float | None  # pips per round played there
+    average: Decimal | None  # pips per round played there, as shown (rule.shown_average)
     counted: bool  # False: dropped (best N of M)
 
 
@@ -135,7 +152,7 @@ class Row:
     name: str
     player_id: int  # the latest player (their page: /e/<slug>/player/<id>/)
     event_slug: str
-    total: int | float  # points, or pips per round played
+    total: int | Decimal  # points, or pips per round played as shown (rule.shown_average)
     wins: int
     pips: int
     rounds: int
@@ -166,6 +183,7 @@ class SeriesStandings:
 
 def _cache_key(series: Series, events: list[Event]) -> str:
     what = [
+        people_state(),  # who is who: a link or a player of another event may join two rows
         series.scoring,
         series.points,
         series.medal_bonus,
@@ -189,7 +207,7 @@ def _compute(series: Series, events: list[Event]) -> SeriesStandings:
     loaded = {e.pk: load_results(e) for e in events}
     columns = [Column(e, finished(loaded[e.pk])) for e in events]
     counted = [c.event for c in columns if c.counted]
-    person_of = people() if counted else {}
+    person_of = people().person_of if counted else {}
     by_division: dict[str, dict[int, dict[int, rule.Showing]]] = {}
     latest: dict[int, tuple[Event, int, str]] = {}  # person -> latest event, player id, name
     for event in counted:
@@ -227,8 +245,10 @@ def _compute(series: Series, events: list[Event]) -> SeriesStandings:
     return standings
 
 
-def _shown(total: int | Fraction, scoring: str) -> int | float:
-    return float(total) if scoring == rule.PER_ROUND else int(total)
+def _shown(total: int | Fraction, scoring: str) -> int | Decimal:
+    """Points as they are; an average rounded once, the same on the page, the CSV, the Excel
+    file and the PDF (issue 45 item 7)."""
+    return rule.shown_average(Fraction(total)) if scoring == rule.PER_ROUND else int(total)
 
 
 def _cell(cell: rule.Cell | None) -> Cell | None:
@@ -239,7 +259,7 @@ def _cell(cell: rule.Cell | None) -> Cell | None:
         cell.showing.place,
         cell.showing.medal,
         cell.points,
-        float(average) if average is not None else None,
+        rule.shown_average(average) if average is not None else None,
         cell.counted,
     )
 
@@ -266,7 +286,7 @@ def export_rows(standings: SeriesStandings) -> tuple[list, list[tuple]]:
             row.place,
             row.name,
             *(_export_cell(cell, per_round) for cell in row.cells),
-            round(row.total, 2) if per_round else row.total,
+            row.total,
             *((row.rounds, row.pips) if per_round else ()),
             row.wins,
         )
@@ -276,11 +296,10 @@ def export_rows(standings: SeriesStandings) -> tuple[list, list[tuple]]:
     return headers, rows
 
 
-def _export_cell(cell: Cell | None, per_round: bool) -> int | float | str | None:
+def _export_cell(cell: Cell | None, per_round: bool) -> int | Decimal | str | None:
     if cell is None:
         return None
     value = cell.points if not per_round else cell.average
     if value is None:
         return None
-    value = round(value, 2) if per_round else value
     return value if cell.counted else f"({value})"

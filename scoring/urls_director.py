@@ -40,6 +40,7 @@ urlpatterns = [
     path("s/new/", series_pages.SeriesCreateView.as_view(), name="series_create"),
     path("s/<slug:slug>/edit/", series_pages.SeriesUpdateView.as_view(), name="series_edit"),
     path("s/<slug:slug>/events/", series_pages.SeriesEventsView.as_view(), name="series_events"),
+    path("s/<slug:slug>/people/", series_pages.SeriesPeopleView.as_view(), name="series_people"),
     path(
         "s/<slug:slug>/events/<slug:event>/remove/",
         series_pages.SeriesRemoveEventView.as_view(),

@@ -110,7 +110,9 @@ def test_a_director_links_the_same_person_across_events_once(director, director_
     for _ in range(2):  # a double click links once
         director_client.post(url, {"other": bo_spring.pk})
     assert PersonLink.objects.count() == 1
-    assert Action.objects.filter(verb="player.linked").count() == 1
+    # said once, in the history of both events
+    linked = Action.objects.filter(verb="player.linked")
+    assert sorted(linked.values_list("event__slug", flat=True)) == ["autumn", "spring"]
     # Both pages, public, now show the other event.
     assert (
         f"/e/spring/player/{bo_spring.pk}/"
@@ -121,7 +123,8 @@ def test_a_director_links_the_same_person_across_events_once(director, director_
         in client.get(f"/e/spring/player/{bo_spring.pk}/").content.decode()
     )
     director_client.post(url, {"other": bo_spring.pk, "action": "unlink"})
-    assert not PersonLink.objects.exists()
+    assert not PersonLink.objects.get().same  # the last word: not the same person
+    assert Action.objects.filter(verb="player.not_same").count() == 2
     assert (
         'id="other-events"' not in client.get(f"/e/spring/player/{bo_spring.pk}/").content.decode()
     )

@@ -3,6 +3,7 @@ site, their ratings checked against openskill's own Plackett-Luce, replays after
 and late imports, people across events, the background task and its coalescing."""
 
 import datetime
+import re
 
 import pytest
 from django.core.management import call_command
@@ -185,6 +186,38 @@ def test_a_player_who_withdrew_during_a_game_is_left_out_of_it(director, directo
     assert not Rating.objects.filter(player=players[3]).exists()
 
 
+def test_a_late_arrival_is_ranked_by_the_game_total_the_table_gave_them(director, director_client):
+    """Issue 45 item 2: a late arrival's total counts the rounds missed at the table's highest,
+    as the table ranked them; they were left out of the game before."""
+    event = short_event(director, "2026-03-01", engines=[2, 1, 0], late_arrivals=True)
+    register(event, NAMES)
+    (late,) = register(event, ["Ida"])
+    late.checked_in = False
+    late.save(update_fields=["checked_in"])
+    stage = seat(event, players=event.players.filter(checked_in=True))
+    t1, t2 = stage.tables.order_by("number")
+    players = table_sheet(t1).players
+    record_round(t1, dict(zip([p.pk for p in players], [0, 5, 9, 3], strict=True)), director)
+    page = director_client.get(f"/director/e/{event.slug}/players/{late.pk}/").content.decode()
+    key = re.search(r'id="late-form">.*?name="once" value="([^"]+)"', page, re.S).group(1)
+    response = director_client.post(
+        f"/director/e/{event.slug}/players/{late.pk}/", {"late": "1", "table": t1.pk, "once": key}
+    )
+    assert response.status_code == 302
+    five = [*(p.pk for p in players), late.pk]
+    record_round(t1, dict(zip(five, [4, 0, 2, 8, 1], strict=True)), director)
+    record_round(t1, dict(zip(five, [3, 3, 0, 6, 2], strict=True)), director)
+    for _ in range(3):
+        sheet = table_sheet(t2)
+        record_round(t2, {p.pk: 1 + i for i, p in enumerate(sheet.players)}, director)
+    second = {p.name: 3 * (1 + i) for i, p in enumerate(table_sheet(t2).players)}
+    close(director_client, stage)
+    compute_ratings()
+    first = dict(zip([p.name for p in players], [7, 8, 11, 17], strict=True)) | {"Ida": 9 + 3}
+    assert table_sheet(t1).totals[late.pk] == 12  # 9 (the highest of round 1), then 1 and 2
+    assert_ratings([first, second], dict.fromkeys([*NAMES, "Ida"], 1))
+
+
 def test_playoffs_open_stages_and_unfinished_games_are_not_rated(director, director_client):
     # Games of one engine: a playoff's one round would be every engine played, were it rated.
     event = short_event(director, "2026-03-01", advancement_tie="playoff", engines=[1])
@@ -211,13 +244,15 @@ def test_playoffs_open_stages_and_unfinished_games_are_not_rated(director, direc
     events = dict.fromkeys(NAMES, 1)
     assert_ratings([first, second, final_game], events)
 
-    # A game marked over before its last engine (time called) is not a finished game.
+    # A game marked over before its last engine (time called) is a finished game (issue 45
+    # item 2): rated on the round its table played.
     later = short_event(director, "2026-04-01")
     register(later, NAMES)
     stage = seat(later)
     t1, t2 = stage.tables.order_by("number")
     players = table_sheet(t1).players
     record_round(t1, {p.pk: 0 if i == 0 else 4 for i, p in enumerate(players)}, director)
+    timed = {p.name: 0 if i == 0 else 4 for i, p in enumerate(players)}
     third = play(t2, [8, 16, 24, 32])
     start_clock(stage, director, timezone.now() - datetime.timedelta(minutes=30))
     call_time(stage, director)
@@ -227,9 +262,9 @@ def test_playoffs_open_stages_and_unfinished_games_are_not_rated(director, direc
     assert Table.objects.get(pk=t1.pk).game_over_after == 1
     close(director_client, stage)
     compute_ratings()
-    for name in third:
+    for name in NAMES:
         events[name] += 1
-    assert_ratings([first, second, final_game, third], events)
+    assert_ratings([first, second, final_game, timed, third], events)
 
 
 def test_a_player_who_wins_every_game_rises_and_one_who_loses_every_game_falls(

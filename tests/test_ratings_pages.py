@@ -356,10 +356,10 @@ def test_opponents_chosen_and_added_by_name(client, table_of_four):
     [
         ({"vs": ["abc"]}, "Choose the opponents from the list."),
         ({"vs": ["²"]}, "Choose the opponents from the list."),
-        ({"vs": ["99999999"]}, "Choose opponents among this event&#x27;s other players."),
+        ({"vs": ["99999999"]}, "Choose opponents among the other players."),
         ({"vs": ["1" * 30]}, "Choose the opponents from the list."),
-        ({"add": "Nobody Here"}, "No other player of this event is called"),
-        ({"add": "Player"}, "Several players of this event are called"),
+        ({"add": "Nobody Here"}, "No other player is called"),
+        ({"add": "Player"}, "Several people are called"),
     ],
 )
 def test_bad_opponents_get_a_clear_message(client, table_of_four, query, message):
@@ -371,7 +371,7 @@ def test_bad_opponents_get_a_clear_message(client, table_of_four, query, message
     assert message in errors and 'id="expected"' not in page
 
 
-def test_more_than_seven_opponents_or_a_player_of_another_event_are_refused(
+def test_more_than_seven_opponents_are_refused_a_player_of_another_event_is_not(
     client, table_of_four, director
 ):
     event, table, me, mates, other = table_of_four
@@ -382,11 +382,18 @@ def test_more_than_seven_opponents_or_a_player_of_another_event_are_refused(
     seven = eight[:7]
     page = client.get(f"/e/tonight/player/{me.pk}/", {"vs": seven, "add": "Extra One"})
     assert "Choose at most 7 opponents" in page.content.decode()
-    elsewhere = make_players(make_event(director), ["Far Away"])[0]
-    page = client.get(f"/e/tonight/player/{me.pk}/", {"vs": [elsewhere.pk]}).content.decode()
-    assert "this event&#x27;s other players" in page
+    # Ratings are site-wide (issue 45 item 4): anyone rated, from any event, by name or ticked.
+    away = make_event(director, name="Away night", slug="away")
+    (elsewhere,) = make_players(away, ["Far Away"])
+    rate([elsewhere], 31.0, 2.0, 12)
+    computed()
+    for query in ({"vs": [elsewhere.pk]}, {"add": "far away"}):
+        page = client.get(f"/e/tonight/player/{me.pk}/", query).content.decode()
+        row = next(r for r in rows_of(page, "expected") if r[1].startswith("Far Away"))
+        assert row[1] == "Far Away Away night" and row[2] == f"{rule.shown(31.0, 2.0)}"
+        assert f'href="/e/away/player/{elsewhere.pk}/"' in page
     page = client.get(f"/e/tonight/player/{me.pk}/", {"vs": [me.pk]}).content.decode()
-    assert "this event&#x27;s other players" in page  # not against themself
+    assert "Choose opponents among the other players." in page  # not against themself
 
 
 def test_the_player_page_is_not_kept_past_a_new_computation(client, table_of_four):
@@ -510,3 +517,25 @@ def test_players_rated_but_all_provisional_are_counted_not_called_nobody(client,
     rated = Rating.objects.count()
     assert f"{rated} players are rated so far" in text(page)
     assert "provisional rating shows on the player's page" in text(page)
+
+
+def test_the_leaderboard_in_french_while_everyone_is_provisional(client, board, settings):
+    """Issue 45 item 3: the count given to the plural was a lazy object, and French's plural
+    formula (n % 1000000) made the page a 500."""
+    settings.RATING_MIN_GAMES = 1000
+    response = client.get("/ratings/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 200
+    rated = Rating.objects.count()
+    assert f"{rated} joueurs sont cotés pour l'instant" in text(response.content.decode())
+
+
+def test_a_provisional_players_page_in_french(client, director):
+    event = make_event(director, slug="first-night")
+    (zoe,) = make_players(event, ["Zoé"])
+    rate([zoe], 26.0, 6.5, 3, [(zoe, 26.0, 6.5, 3)])
+    computed()
+    response = client.get(f"/e/first-night/player/{zoe.pk}/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 200
+    page = text(response.content.decode())
+    assert "après 3 parties cotées" in page
+    assert "(moins de 5 parties cotées : pas encore au classement des cotes)" in page

@@ -18,6 +18,7 @@ from django.utils import translation
 from scoring.eventfile import dumps, export_event, import_event
 from scoring.eventfile.series import SeriesFileError, export_series, validate_series
 from scoring.models import Series, SeriesEvent
+from scoring.services.archive import keep_apart, link_same_person
 from scoring.services.series import add_event, create_series
 from tests.concurrency import at_once, form_key, logged_in, no_errors
 from tests.factories import make_director, make_event, make_players, play, seat
@@ -354,4 +355,82 @@ def test_reading_stops_at_a_thousand_errors_over_the_whole_file(director_client)
     assert located[600][0].startswith("events[1].players[")
     page = upload(director_client, json.dumps(data).encode()).content.decode()
     assert "The file has 1001 errors" in page and "and 801 more errors" in page
+    nothing_saved()
+
+
+# -- who is who (issue 45 item 4) ----------------------------------------------------------------
+
+
+def test_the_directors_words_on_who_is_who_travel_with_the_series(director, director_client):
+    from tests.test_people import night  # a club night typed from the list, no member numbers
+
+    one = night(director, "Night One", 5, {"Ann Lee": 5, "Bo Diaz": 10, "Cy Young": 20})
+    two = night(
+        director,
+        "Night Two",
+        12,
+        {"Ann Lee": 5, "Bo Diaz": 10, "Cy Young": 20},
+        clubs={"Ann Lee": ""},  # only probably the same Ann: a director links her
+    )
+    series = create_series(Series(name="Club season", slug="club-season"), director)
+    for event in (one, two):
+        add_event(series, event, director)
+    ann, cy = (two.players.get(name=n) for n in ("Ann Lee", "Cy Young"))
+    link_same_person(ann, one.players.get(name="Ann Lee"), director)
+    keep_apart(cy, one.players.get(name="Cy Young"), director)  # two Cy Youngs of one club
+    standings = director_client.get("/s/club-season/export/?_export=csv").content.decode()
+    assert standings.count("Ann Lee") == 1 and standings.count("Cy Young") == 2
+    text = download(director_client, series).content.decode()
+    people = json.loads(text)["people"]
+    assert [p["same"] for p in people] == [True, False]
+    assert all(len({e for e, _id in p["players"]}) == 2 for p in people)
+
+    Series.objects.all().delete()
+    Event.objects.all().delete()
+    assert upload(director_client, text.encode()).status_code == 302
+    copy = Series.objects.get()
+    assert download(director_client, copy).content.decode() == text
+    assert director_client.get("/s/club-season/export/?_export=csv").content.decode() == standings
+
+
+@pytest.mark.parametrize(
+    ("people", "where", "said"),
+    [
+        ("nobody", "people", "expected a list"),
+        ([{"players": [[0, "x"]], "same": True}], "people[0].players", "expected two players"),
+        (
+            [{"players": [[0, "x"], [1, "y"]]}],
+            "people[0]",
+            "expected an object with players and same",
+        ),
+        (
+            [{"players": [[0, "nobody"], [1, "p1"]], "same": True}],
+            "people[0].players[0]",
+            "is not a player of events[0]",
+        ),
+        (
+            [{"players": [[0, "p1"], [7, "p1"]], "same": True}],
+            "people[0].players[1]",
+            "is not the index of an event of this file",
+        ),
+        (
+            [{"players": [[0, "p1"], [0, "p2"]], "same": True}],
+            "people[0].players",
+            "two players of one event are two people",
+        ),
+        ([{"players": [[0, "p1"], [1, "p1"]], "same": "yes"}], "people[0].same", "true or false"),
+    ],
+)
+def test_bad_words_on_who_is_who_are_refused_at_their_place(director_client, people, where, said):
+    data = season_file("shared-medals.json", "divisions.json")
+    first = [p["id"] for p in data["events"][0]["players"]]
+    second = [p["id"] for p in data["events"][1]["players"]]
+    for word in people if isinstance(people, list) else []:
+        for pair in word.get("players", []):
+            ids = first if pair[0] == 0 else second
+            pair[1] = {"p1": ids[0], "p2": ids[1]}.get(pair[1], pair[1])
+    data["people"] = people
+    answer = upload(director_client, json.dumps(data).encode())
+    page = answer.content.decode()
+    assert answer.status_code == 200 and where in page and said in page
     nothing_saved()

@@ -123,6 +123,7 @@ VERBS = {
     ),
     "player.linked": _("%(player)s: the same person as in %(other)s"),
     "player.unlinked": _("%(player)s: no longer linked to %(other)s"),
+    "player.not_same": _("%(player)s: not the same person as in %(other)s"),
     "series.event_added": _("Added to the series %(series)s"),
     "series.event_removed": _("Taken out of the series %(series)s"),
 }

@@ -33,24 +33,28 @@ from scoring.eventfile.errors import (
     show,
     whole_file,
 )
-from scoring.eventfile.exporter import export_event
+from scoring.eventfile.exporter import export_event, player_ids
 from scoring.eventfile.reader import _parse, _places_of, validate
 from scoring.eventfile.schema import MAX_BYTES
 from scoring.eventfile.writer import write_event
-from scoring.models import Series, SeriesScoring, SeriesTieBreak
+from scoring.models import PersonLink, Series, SeriesScoring, SeriesTieBreak
+from scoring.services.archive import keep_apart, link_same_person
 from scoring.services.series import SeriesRefusal, add_event, create_series
+from tournament.game.series import MOST_POINTS
 from tournament.history import claim, settle
-from tournament.models import Event
+from tournament.models import Event, Player
 from tournament.refusals import Refusal
 from tournament.text import bad_character
 
 FORMAT = "mexican-train-series"
 VERSION = 1
 KEYS = ("format", "version", "series", "events")
+OPTIONAL = ("people",)  # the directors' words on who is who (issue 45), when any
 SETTINGS = ("name", "slug", "scoring", "points", "medal_bonus", "best_of", "tie_break")
 MAX_EVENTS = 1_000
+MAX_PEOPLE = 100_000  # words on who is who
 MAX_PLACES = 1_000  # places in the points table
-MAX_POINTS = 10_000  # points for one place, or one medal
+MAX_POINTS = MOST_POINTS  # points for one place, or one medal (the series form's bound too)
 MEDALS = 3  # gold, silver, bronze
 SLUG_ATTEMPTS = 3
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
@@ -74,7 +78,10 @@ class SeriesFileError(EventFileError):
 
 
 def export_series(series: Series) -> dict[str, Any]:
-    """The series' settings and each of its events' files, whole (``export_event``)."""
+    """The series' settings, each of its events' files, whole (``export_event``), and the
+    directors' words on who is the same person among their players (``people``)."""
+    events = series_events(series)
+    people = _people(events)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -88,8 +95,26 @@ def export_series(series: Series) -> dict[str, Any]:
             "tie_break": series.tie_break,
         },
         # by date, then as they were made: the order they are made in again on import
-        "events": [export_event(event) for event in series_events(series)],
+        "events": [export_event(event) for event in events],
+        **({"people": people} if people else {}),
     }
+
+
+def _people(events: list[Event]) -> list[dict[str, Any]]:
+    """The directors' "same person" and "not the same person" words between players of the
+    series' events, in the order they were said: each player as [the event's index in
+    ``events``, their id in its file]."""
+    index = {e.pk: i for i, e in enumerate(events)}
+    players = Player.objects.filter(event__in=events).order_by("pk")
+    ids: dict[int, tuple[int, str]] = {}
+    for event in events:
+        mine = [p for p in players if p.event_id == event.pk]
+        ids.update({pk: (index[event.pk], ref) for pk, ref in player_ids(mine).items()})
+    links = PersonLink.objects.filter(first__in=ids, second__in=ids).order_by("pk")
+    return [
+        {"players": [list(ids[link.first_id]), list(ids[link.second_id])], "same": link.same}
+        for link in links
+    ]
 
 
 def file_name(series: Series) -> str:
@@ -118,6 +143,7 @@ class SeriesPlan:
 
     settings: dict[str, Any]
     events: list[Plan]
+    people: list[tuple[tuple[int, str], tuple[int, str], bool]] = ()
 
 
 def validate_series(data_or_text: Any) -> SeriesPlan:
@@ -144,11 +170,12 @@ def validate_series(data_or_text: Any) -> SeriesPlan:
             errors.add(where, _("given twice"))
         settings = _settings(errors, data)
         plans = _events(errors, data)
+        people = _people_said(errors, data)
     except TooManyErrors:
         raise SeriesFileError.at(errors.stopped().located) from None
     if errors:
         raise SeriesFileError.at(errors.located)
-    return SeriesPlan(settings, plans)
+    return SeriesPlan(settings, plans, people)
 
 
 def _sniff(errors: Errors, data: Any) -> None:
@@ -161,8 +188,8 @@ def _sniff(errors: Errors, data: Any) -> None:
         if key not in data:
             errors.add(key, _("missing"))
     for key in data:
-        if key not in KEYS:
-            errors.add(at("", key), _unknown_key(KEYS))
+        if key not in KEYS + OPTIONAL:
+            errors.add(at("", key), _unknown_key(KEYS + OPTIONAL))
     if "format" in data and data["format"] != FORMAT:
         message = _("%(value)s is not %(format)s") % {
             "value": show(data["format"]),
@@ -310,6 +337,82 @@ def _events(errors: Errors, data: dict) -> list[Plan]:
     return plans
 
 
+def _people_said(errors: Errors, data: dict) -> list[tuple[tuple[int, str], tuple[int, str], bool]]:
+    """``people``: each word a director said, {"players": [[event, id], [event, id]], "same":
+    true or false}; the events are indexes of ``events``, the ids their players'; two players
+    of one event are two people; a pair is said once."""
+    given = data.get("people", [])
+    if not isinstance(given, list):
+        errors.add("people", _("expected a list, not %(kind)s") % {"kind": kind(given)})
+        return []
+    events = data["events"] if isinstance(data.get("events"), list) else []
+    known: list[set[str]] = []
+    for event in events:
+        players = event.get("players") if isinstance(event, dict) else None
+        known.append(
+            {p["id"] for p in players if isinstance(p, dict) and isinstance(p.get("id"), str)}
+            if isinstance(players, list)
+            else set()
+        )
+    out = []
+    seen: set[frozenset] = set()
+    for i, word in enumerate(given[:MAX_PEOPLE]):
+        where = at("people", i)
+        if not isinstance(word, dict) or set(word) != {"players", "same"}:
+            errors.add(where, _("expected an object with players and same"))
+            continue
+        if type(word["same"]) is not bool:
+            errors.add(
+                at(where, "same"),
+                _("%(value)s is not true or false") % {"value": show(word["same"])},
+            )
+            continue
+        pair = word["players"]
+        if not isinstance(pair, list) or len(pair) != 2:
+            errors.add(at(where, "players"), _("expected two players, each [event, id]"))
+            continue
+        found = []
+        for j, one in enumerate(pair):
+            place = at(at(where, "players"), j)
+            if not (
+                isinstance(one, list)
+                and len(one) == 2
+                and type(one[0]) is int
+                and isinstance(one[1], str)
+            ):
+                errors.add(place, _("expected [the event's index in events, a player's id]"))
+            elif not 0 <= one[0] < len(events):
+                errors.add(
+                    place,
+                    _("%(value)s is not the index of an event of this file")
+                    % {"value": show(one[0])},
+                )
+            elif one[1] not in known[one[0]]:
+                errors.add(
+                    place,
+                    _("%(id)s is not a player of events[%(event)s]")
+                    % {"id": show(one[1]), "event": one[0]},
+                )
+            else:
+                found.append((one[0], one[1]))
+        if len(found) != 2:
+            continue
+        if found[0][0] == found[1][0]:
+            errors.add(at(where, "players"), _("two players of one event are two people"))
+        elif frozenset(found) in seen:
+            errors.add(at(where, "players"), _("these two players are given twice"))
+        else:
+            seen.add(frozenset(found))
+            out.append((found[0], found[1], word["same"]))
+    if len(given) > MAX_PEOPLE:
+        errors.add(
+            "people",
+            _("%(count)s items: a series file holds at most %(most)s here")
+            % {"count": len(given), "most": MAX_PEOPLE},
+        )
+    return out
+
+
 def _within(inside: str, where: str) -> str:
     """An event's place in the series file: ``events[2]`` and its place in the event's file."""
     if where == whole_file():
@@ -343,8 +446,17 @@ def write_series(plan: SeriesPlan, user) -> Series:
         except SeriesRefusal:  # the short name was taken in between
             if attempt == SLUG_ATTEMPTS:
                 raise
+    events = []
     for event_plan in plan.events:
-        add_event(series, write_event(event_plan, director=user), user)
+        events.append(write_event(event_plan, director=user))
+        add_event(series, events[-1], user)
+    players = {
+        (index[p.event_id], p.ref): p
+        for index in [{e.pk: i for i, e in enumerate(events)}]
+        for p in Player.objects.filter(event__in=events).select_related("event")
+    }
+    for one, other, same in plan.people:
+        (keep_apart if not same else link_same_person)(players[one], players[other], user)
     return series
 
 

@@ -7,11 +7,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from scoring.archive import people
 from tournament.models import Event, Player
 from tournament.text import name_key
 
 NAME_MAX = 100
 MAX_OPPONENTS = 7  # a table holds 8 at most
+MATCHES = 200  # the players a name may find (one person over many events counts once)
 ID = re.compile(r"[0-9]{1,18}")  # ASCII digits ("²".isdigit()), few enough for the database
 
 
@@ -30,8 +32,9 @@ class LeaderboardForm(forms.Form):
 
 
 class OpponentsForm(forms.Form):
-    """Whom a player's expected place is worked out against: up to 7 players of the event,
-    ticked (``vs``, their ids), and one more found by name (``add``)."""
+    """Whom a player's expected place is worked out against: up to 7 players, ticked (``vs``,
+    their ids), and one more found by name (``add``), from any event: ratings are site-wide
+    (issue 45 item 4), and a person found in several events is found once."""
 
     vs = forms.Field(label=_("Opponents"), required=False, widget=forms.CheckboxSelectMultiple)
     add = forms.CharField(label=_("Add a player by name"), max_length=NAME_MAX, required=False)
@@ -49,10 +52,10 @@ class OpponentsForm(forms.Form):
         ids = {int(a) for a in asked}
         if len(ids) > MAX_OPPONENTS:
             raise forms.ValidationError(self.too_many())
-        found = self.players().filter(pk__in=ids)
+        found = self.players().filter(pk__in=ids).select_related("event")
         players = list(found.order_by("name", "pk"))
         if len(players) != len(ids):
-            raise forms.ValidationError(_("Choose opponents among this event's other players."))
+            raise forms.ValidationError(_("Choose opponents among the other players."))
         return players
 
     def clean_add(self) -> Player | None:
@@ -60,17 +63,25 @@ class OpponentsForm(forms.Form):
         if not name:
             return None
         # Without case, accents or punctuation; a name that is whole wins over longer ones.
-        matches = list(self.players().matching(name).order_by("search_key", "pk")[:20])
-        exact = [p for p in matches if name_key(p.name) == name_key(name)]
-        if len(exact) == 1 or len(matches) == 1:
-            return (exact or matches)[0]
+        # Each person once, as their latest player; this event's players first.
+        found = self.players().matching(name).select_related("event")
+        found = found.order_by("search_key", "-event__date", "-pk")[:MATCHES]
+        person_of = people().person_of
+        mine = person_of.get(self.player.pk)
+        matches: dict[int, Player] = {}
+        for p in found:
+            who = person_of.get(p.pk, -p.pk)
+            if who != mine:
+                matches.setdefault(who, p)
+        here = [p for p in matches.values() if p.event_id == self.event.pk]
+        for candidates in (list(matches.values()), here):
+            exact = [p for p in candidates if name_key(p.name) == name_key(name)]
+            if len(exact) == 1 or len(candidates) == 1:
+                return (exact or candidates)[0]
         if not matches:
-            raise forms.ValidationError(
-                _("No other player of this event is called “%(name)s”.") % {"name": name}
-            )
+            raise forms.ValidationError(_("No other player is called “%(name)s”.") % {"name": name})
         raise forms.ValidationError(
-            _("Several players of this event are called “%(name)s”: type more of the name.")
-            % {"name": name}
+            _("Several people are called “%(name)s”: type more of the name.") % {"name": name}
         )
 
     def clean(self):
@@ -85,7 +96,8 @@ class OpponentsForm(forms.Form):
         return data
 
     def players(self):
-        return Player.objects.filter(event=self.event).exclude(pk=self.player.pk)
+        """Every other player of the site (ratings are site-wide)."""
+        return Player.objects.exclude(pk=self.player.pk)
 
     @staticmethod
     def too_many() -> str:

@@ -3,17 +3,63 @@ director's events to it."""
 
 from __future__ import annotations
 
+import re
+
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Series
-from tournament.forms import OnceMixin, parse_int_list
+from tournament.forms import OnceMixin
 from tournament.game.awards import MEDALS
+from tournament.game.series import MOST_POINTS
 from tournament.models import Event
 
 MOST_PLACES = 200  # a points table longer than any division
+MOST_EVENTS = 1000
+DIGITS = re.compile(r"[0-9]+")  # ASCII digits only: not "٣", "１２", "2⁶³", "+5" or "1_0"
+
+
+def whole_numbers(text: str, what: str, most: int) -> list[int]:
+    """Numbers typed as "10, 8, 6": ASCII digits separated by commas, each from 0 to
+    ``most``; anything else is refused naming what is wrong, as the pips are (issue 46)."""
+    numbers = []
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        if item.startswith("-") and DIGITS.fullmatch(item[1:]):
+            raise forms.ValidationError(_("%(what)s cannot be negative.") % {"what": what})
+        if not DIGITS.fullmatch(item):
+            raise forms.ValidationError(
+                _(
+                    "%(what)s must be whole numbers separated by commas: “%(item)s” is not "
+                    "one (type digits 0 to 9, a comma between numbers)."
+                )
+                % {"what": what, "item": item[:20]}
+            )
+        if len(item) > len(str(most)) or int(item) > most:
+            raise forms.ValidationError(
+                _("%(what)s: %(item)s is more than %(most)s.")
+                % {
+                    "what": what,
+                    "item": item[:20] + ("…" if len(item) > 20 else ""),
+                    "most": number_format(most, force_grouping=True),
+                }
+            )
+        numbers.append(int(item))
+    return numbers
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number of ASCII digits (``int`` would read "٣" as 3)."""
+
+    def to_python(self, value):
+        raw = "" if value in self.empty_values else str(value).strip()
+        if raw and not DIGITS.fullmatch(raw.removeprefix("-")):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(raw or value)
 
 
 def _shown(numbers) -> str:
@@ -36,7 +82,7 @@ class SeriesForm(OnceMixin, forms.ModelForm):
         required=False,
         help_text=_("Points added for gold, silver and bronze, e.g. 3, 2, 1; empty for none."),
     )
-    best_of = forms.IntegerField(
+    best_of = WholeNumberField(
         label=_("Best events counted"),
         required=False,
         help_text=_("Count each player's best N events; leave empty to count every event."),
@@ -58,10 +104,7 @@ class SeriesForm(OnceMixin, forms.ModelForm):
         self.helper.add_input(Submit("save", _("Save series")))
 
     def _numbers(self, name: str, what: str) -> list[int]:
-        numbers = parse_int_list(self.cleaned_data.get(name) or "", what)
-        if any(n < 0 for n in numbers):
-            raise forms.ValidationError(_("%(what)s cannot be negative.") % {"what": what})
-        return numbers
+        return whole_numbers(self.cleaned_data.get(name) or "", what, MOST_POINTS)
 
     def clean_points(self) -> list[int]:
         points = self._numbers("points", _("Points by place"))
@@ -85,7 +128,7 @@ class SeriesForm(OnceMixin, forms.ModelForm):
 
     def clean_best_of(self) -> int | None:
         best_of = self.cleaned_data.get("best_of")
-        if best_of is not None and not 1 <= best_of <= 1000:
+        if best_of is not None and not 1 <= best_of <= MOST_EVENTS:
             raise forms.ValidationError(
                 _("Count from 1 to 1000 events, or leave it empty to count every event.")
             )

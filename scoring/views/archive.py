@@ -11,7 +11,7 @@ from django.views.generic import TemplateView
 
 from scoring.archive import records
 from scoring.models import Series
-from scoring.services.archive import link_same_person, unlink_same_person
+from scoring.services.archive import PersonRefusal, keep_apart, link_same_person
 from tournament.mixins import DirectorRequiredMixin, EventMixin
 from tournament.models import Player
 
@@ -56,9 +56,17 @@ class SamePersonView(DirectorRequiredMixin, EventMixin, View):
         ):
             messages.error(request, _("Choose a player of another event you direct."))
         elif request.POST.get("action") == "unlink":
-            unlink_same_person(player, other, request.user)
-            messages.success(request, _("No longer linked to %(event)s.") % {"event": other.event})
+            keep_apart(player, other, request.user)
+            messages.success(
+                request,
+                _("Not the same person as %(name)s of %(event)s.")
+                % {"name": other.name, "event": other.event},
+            )
         else:
-            link_same_person(player, other, request.user)
-            messages.success(request, _("Linked to %(event)s.") % {"event": other.event})
+            try:
+                link_same_person(player, other, request.user)
+            except PersonRefusal as refusal:
+                messages.error(request, str(refusal))
+            else:
+                messages.success(request, _("Linked to %(event)s.") % {"event": other.event})
         return redirect("player", self.event.slug, player.pk)

@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, TemplateView
 
-from scoring.archive import link_candidates, linked_ids, same_person
+from scoring.archive import link_candidates, people_state, same_person
 from scoring.charts import games_chart
 from scoring.forms.infractions import ChangeInfractionForm, InfractionFilterForm, InfractionForm
 from scoring.lists import InfractionLogTable, configure
@@ -226,10 +226,16 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
         ctx.update(player=player, games=games, infractions=list(infractions))
         ctx["other_events"] = same_person(player)
         if self.is_director:
-            ctx["linked"] = linked_ids(player)
-            ctx["link_candidates"] = [
-                c for c in link_candidates(player) if c.event.is_director(self.request.user)
-            ]
+            user = self.request.user
+            directs: dict[int, bool] = {}  # event id -> the user directs it (asked once each)
+
+            def mine(other: Player) -> bool:
+                if other.event_id not in directs:
+                    directs[other.event_id] = other.event.is_director(user)
+                return directs[other.event_id]
+
+            ctx["may_unlink"] = {o.pk for o in ctx["other_events"] if mine(o)}
+            ctx["link_candidates"] = [c for c in link_candidates(player) if mine(c)]
         ctx["games_chart"] = games_chart(
             [(g["stage"].name, g["total"]) for g in games if g["rounds"]]
         )
@@ -239,7 +245,8 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
         return ctx
 
     def page_etag(self) -> str | None:
-        """The event's version, and the ratings' last computation (another event's change
-        moves them)."""
+        """The event's version, the ratings' last computation and who is who across events
+        (another event's change moves them)."""
         etag = super().page_etag()
-        return etag and f'{etag[:-1]}-{state_key(ratings_state())}"'
+        people = people_state()[:16]
+        return etag and f'{etag[:-1]}-{state_key(ratings_state())}-{people}"'

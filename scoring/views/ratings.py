@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from functools import cache
 
 from django.conf import settings
 from django.core.paginator import Paginator
@@ -162,8 +163,10 @@ class LeaderboardView(TemplateView):
             form=form,
             filters=filters,
             board=SimpleLazyObject(lambda: leaderboard(filters, page)),
-            # Asked only when nobody is listed: players rated but still provisional.
-            provisional=SimpleLazyObject(lambda: Rating.objects.count()),
+            # Asked only when nobody is listed: players rated but still provisional. A
+            # callable the template calls (once), so that the plural is given an int: a lazy
+            # object is no number to French's plural formula (issue 45 item 3).
+            provisional=cache(Rating.objects.count),
             fragment_key=f"{state_key(state)}.{min_games()}.{get_language()}",
             fragment_seconds=settings.FRAGMENT_CACHE_SECONDS,
             vary=[filters.get("q", ""), filters.get("club", ""), page],
@@ -186,7 +189,9 @@ def player_rating(request, event: Event, player: Player, tables: list[list[Playe
         return {}
     rating = rated.rating
     points = RatingPoint.objects.filter(rating=rating).select_related("event")
-    points = list(points.order_by("event__date", "event__pk", "pk"))
+    # In the order the events were rated (scoring/ratings.py: by date, then short name): each
+    # point holds the games rated up to it, so that order is the games' (issue 45 item 7).
+    points = list(points.order_by("games", "pk"))
     head = url_head("player", "_")
     history = [
         {
@@ -207,6 +212,14 @@ def player_rating(request, event: Event, player: Player, tables: list[list[Playe
     }
     out.update(expected_place(request, event, player, rating, tables))
     return out
+
+
+def theirs_event(player, event: Event) -> Event:
+    """The event of an opponent: this one for a tablemate, their own for one added from
+    another event (loaded with them)."""
+    if getattr(player, "event_id", event.pk) == event.pk:
+        return event
+    return player.event
 
 
 def expected_place(request, event, player, rating: Rating, tables) -> dict:
@@ -251,7 +264,8 @@ def expected_place(request, event, player, rating: Rating, tables) -> dict:
                 "provisional": known is None or known.games < min_games(),
                 "place": place,
                 "chance": round(100 * chance),
-                "url": reverse("player", args=[event.slug, p.pk]),
+                "url": reverse("player", args=[theirs_event(p, event).slug, p.pk]),
+                "event": theirs_event(p, event).name if theirs_event(p, event) != event else "",
             }
         )
     ctx["expected"] = sorted(rows, key=lambda r: (r["place"], -r["chance"], r["name"]))

@@ -13,12 +13,13 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 
-from scoring.archive import series_events
+from scoring.archive import probable_people, series_events
 from scoring.exports import RowsExport, export_response, requested_format
 from scoring.forms.series import AddEventForm, SeriesForm
 from scoring.models import Series
 from scoring.printing import pdf_response, render_pdf
 from scoring.series import export_rows, series_standings
+from scoring.services.archive import PersonRefusal, settle_probable, settled_message
 from scoring.services.series import (
     SeriesRefusal,
     add_event,
@@ -26,6 +27,7 @@ from scoring.services.series import (
     remove_event,
     update_series,
 )
+from tournament.forms import new_key
 from tournament.mixins import RefusalMixin, posted_key
 from tournament.models import Event, Submission
 from tournament.refusals import Refused
@@ -77,7 +79,12 @@ class SeriesView(SeriesMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["standings"] = series_standings(self.series)
+        events = series_events(self.series)
+        ctx["standings"] = series_standings(self.series, events)
+        if self.is_director:
+            # players of one name who are probably one person: linked in one step (issue 45)
+            ctx["probable"] = probable_people(events)
+            ctx["once"] = new_key()
         return ctx
 
 
@@ -195,6 +202,27 @@ class SeriesEventsView(SeriesDirectorMixin, FormView):
             % {"event": event.name},
         )
         return redirect("series_events", self.series.slug)
+
+
+class SeriesPeopleView(SeriesDirectorMixin, View):
+    """The series page's one step for the probable matches: the names ticked are linked
+    (``action=link``: each name's players are one person) or kept apart (``action=apart``)."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        same = request.POST.get("action") != "apart"
+        names = [n for n in request.POST.getlist("name") if isinstance(n, str) and len(n) <= 120]
+        if not names:
+            messages.error(request, _("Tick at least one name."))
+            return redirect(f"{self.series.get_absolute_url()}#probable")
+        try:
+            settled = settle_probable(self.series, names, same, request.user, posted_key(request))
+        except PersonRefusal as refusal:
+            self.refused(refusal)
+        else:
+            messages.success(request, settled_message(settled, same))
+        return redirect(f"{self.series.get_absolute_url()}#probable")
 
 
 class SeriesRemoveEventView(SeriesDirectorMixin, View):

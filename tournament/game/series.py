@@ -24,9 +24,11 @@ scoring alike, the earlier counts when one must be dropped).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations
 
@@ -39,6 +41,7 @@ WINS, BEST_EVENT, HEAD_TO_HEAD = "wins", "best_event", "head_to_head"
 TIE_BREAKS = (WINS, BEST_EVENT, HEAD_TO_HEAD)
 
 DEFAULT_POINTS = (10, 8, 6, 5, 4, 3, 2, 1)
+MOST_POINTS = 10_000  # points for one place, or one medal (the form's and the file's bound)
 DEFAULT_MEDAL_BONUS = (3, 2, 1)
 
 
@@ -77,6 +80,47 @@ class Rule:
 
     def event_points(self, place: int | None, medal: str = "") -> int:
         return self.place_points(place) + self.bonus(medal)
+
+
+def event_places[K: Hashable](
+    keys: Mapping[K, tuple], playoffs: Sequence[Mapping[K, int]] = ()
+) -> dict[K, int]:
+    """Places at one event (PRODUCT.md §13) from each player's key (lower is better: medal,
+    how far they went, their total there), ties sharing a place (1, 1, 3). A playoff orders
+    the players it was played among: players of equal keys who all played one playoff are
+    ordered by its pips, playoff after playoff in play order (a replayed playoff orders
+    those it left tied), so the two who lost a cut playoff do not share a place. Players of
+    equal keys of whom some did not play it stay tied."""
+    groups: dict[tuple, list[K]] = {}
+    for player, key in keys.items():
+        groups.setdefault(key, []).append(player)
+    refined: dict[K, tuple] = {}
+    for key, members in groups.items():
+        classes = [members]
+        for playoff in playoffs:
+            split: list[list[K]] = []
+            for tied in classes:
+                if len(tied) < 2 or not all(p in playoff for p in tied):
+                    split.append(tied)
+                    continue
+                for pips in sorted({playoff[p] for p in tied}):
+                    split.append([p for p in tied if playoff[p] == pips])
+            classes = split
+        for index, tied in enumerate(classes):
+            for player in tied:
+                refined[player] = (*key, index)
+    ordered = sorted(refined.values())
+    return {player: bisect_left(ordered, key) + 1 for player, key in refined.items()}
+
+
+def shown_average(value: Fraction) -> Decimal:
+    """An average as every page, export and PDF shows it: rounded half up to two decimals,
+    exactly (12.345 is 12.35 everywhere, never 12.34 from a binary float)."""
+    scaled = value * 100
+    whole = scaled.numerator // scaled.denominator
+    if scaled - whole >= Fraction(1, 2):
+        whole += 1
+    return Decimal(whole).scaleb(-2)
 
 
 @dataclass(frozen=True)
