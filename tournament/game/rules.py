@@ -102,6 +102,32 @@ class RuleSet:
     def dealable_sizes(self) -> tuple[int, ...]:
         return tuple(sorted(n for n in self.tiles_drawn if self.can_deal(n)))
 
+    def tiles_for(self, players: int) -> int | None:
+        """Tiles each player draws at a table of ``players`` (None: it cannot be dealt).
+
+        A size the chart lists draws what it says. A table the chart does not list is seated
+        only where the draw does not choose its size: a playoff seats exactly the tied players,
+        a no-show withdrawn once other tables have started leaves their table one smaller, a
+        director allows a size for a stage the chart cannot seat. Such a table draws as the
+        nearest larger size listed (as the largest listed when none is larger), and fewer when
+        that would leave no tile to draw: (tiles beside the engine - 1) / players, rounded
+        down. From 2 to ``MAX_TABLE`` players, at least one tile each."""
+        if not MIN_TABLE <= players <= MAX_TABLE:
+            return None
+        if players in self.tiles_drawn:
+            return self.tiles_drawn[players] if self.can_deal(players) else None
+        listed = sorted(n for n in self.tiles_drawn if self.can_deal(n))
+        if not listed:
+            return None
+        like = next((n for n in listed if n > players), listed[-1])
+        drawn = min(self.tiles_drawn[like], (self.tiles_beside_engine - 1) // players)
+        return drawn if drawn >= 1 else None
+
+    def deals(self, players: int) -> bool:
+        """Whether a table of ``players`` can be dealt at all (``tiles_for``); the draw seats
+        only the sizes the chart lists (``can_deal``)."""
+        return self.tiles_for(players) is not None
+
     def problems(self) -> list[Message]:
         """Every reason this rule set cannot be played (empty when it can)."""
         out = []
