@@ -132,6 +132,7 @@ class StagePlan:
     table_ref: tuple[int, int] | None = None  # (stage index, table number)
     wildcards_of: int | None = None  # a wildcard playoff: the index of the stage it settles
     kept: dict[str, list[str]] = field(default_factory=dict)  # the seating kept (by division)
+    allowed_size: int | None = None  # a table size a director allowed for the stage
     tables: list[TablePlan] = field(default_factory=list)
 
 
@@ -637,6 +638,15 @@ class _Checks:
             plan.table_ref = (ref.stage, ref.table)
         if extra.wildcards_of is not None and _ok(extra.wildcards_of):
             plan.wildcards_of = extra.wildcards_of
+        size = extra.allowed_size
+        if size is not None and _ok(size):
+            if self.rules is not None and not self.rules.deals(size):
+                self.error(
+                    at(where, "allowed_size"),
+                    _("a table of %(size)s cannot be dealt under event.rules") % {"size": size},
+                )
+            else:
+                plan.allowed_size = size
         kept_at = at(where, "kept_seating")
         for division, refs in _the(extra.kept_seating, {}).items():
             if not _ok(refs):

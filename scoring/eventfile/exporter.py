@@ -242,6 +242,8 @@ def export_event(event: Event) -> dict[str, Any]:
             extra["clock"] = clock
         if stage.pk in clock_events:
             extra["clock_events"] = clock_events[stage.pk]
+        if stage.allowed_size:
+            extra["allowed_size"] = stage.allowed_size
         if stage.kept_advancers:
             extra["kept_seating"] = {
                 division: [ids[pk] for pk in advancers if pk in ids]

@@ -450,6 +450,8 @@ class StageExtra(Extra):
     wildcards_of: Int(0, MAX_STAGES) | None = None
     clock: StageClock | None = None
     clock_events: Items(ClockPress, MAX_CLOCK_EVENTS) | None = None
+    # A table size the chart does not list, allowed for this stage by a director.
+    allowed_size: Int(2, 12) | None = None
     # "Keep the published seating": division ("" for none) -> the advancers (player ids) a
     # correction made, which the seating of this stage was kept against.
     kept_seating: dict[str, Items(PlayerRef, MAX_PLAYERS)] | None = Field(

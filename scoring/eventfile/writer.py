@@ -69,6 +69,7 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
             closed=s.closed,
             medal=s.medal or "",
             division=known.division or "",
+            allowed_size=known.allowed_size,
             **_clock(s.extra.clock),
         )
         for i, (s, known) in enumerate(zip(file.stages, plan.stages, strict=True), start=1)

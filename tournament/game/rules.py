@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeVar
 
@@ -122,6 +122,14 @@ class RuleSet:
         like = next((n for n in listed if n > players), listed[-1])
         drawn = min(self.tiles_drawn[like], (self.tiles_beside_engine - 1) // players)
         return drawn if drawn >= 1 else None
+
+    def allowing(self, size: int | None) -> RuleSet:
+        """This rule set with a table of ``size`` listed too, drawing ``tiles_for(size)``: a
+        size a director allowed for one stage. Itself when ``size`` is None, listed already,
+        or cannot be dealt."""
+        if size is None or self.can_deal(size) or not self.deals(size):
+            return self
+        return replace(self, tiles_drawn={**self.tiles_drawn, size: self.tiles_for(size)})
 
     def deals(self, players: int) -> bool:
         """Whether a table of ``players`` can be dealt at all (``tiles_for``); the draw seats
