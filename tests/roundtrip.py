@@ -97,6 +97,10 @@ class Made:
     dead_ends: list[str] = field(default_factory=list)
 
 
+# What the site (or its simulator) may refuse on the way: the event stops there, in progress.
+REFUSED = (SimulationRefused, RoundRejected, SeatingError, DealError, AdvanceError)
+
+
 class _Stop(Exception):
     """The event stops here: left in progress."""
 
@@ -221,9 +225,9 @@ class Director:
         draw = self.draw(game1)
         if draw is None or not draw.tables:
             return
-        self.withdrawn_before_play(game1)
-        self.division_changed(game1)
         try:
+            self.withdrawn_before_play(game1)
+            self.division_changed(game1)
             for _turn in range(60):
                 stage = self.next_stage()
                 if stage is None:
@@ -263,7 +267,11 @@ class Director:
         if not self.once("no-show", 0.2):
             return
         seat = self.rng.choice(list(Seat.objects.filter(stage=stage).select_related("player")))
-        done = withdraw_player(seat.player, self.user, "Did not come")
+        try:
+            done = withdraw_player(seat.player, self.user, "Did not come")
+        except SeatingError as why:
+            self.dead_end(why)
+            raise _Stop from None
         self.kinds.add("no-show withdrawn before any round")
         if "stay as they are" in done:
             self.dead_ends.append(done)
@@ -331,10 +339,14 @@ class Director:
             self.simulate(stage)
             return
         self.steps_left -= 1
-        if len(tables) > 1 and stage.kind == StageKind.QUALIFYING:
-            self.no_show(stage, tables)
-        for table in Table.objects.for_stage(stage).filter(seats__isnull=False).distinct():
-            self.at_table(stage, table)
+        try:
+            if len(tables) > 1 and stage.kind == StageKind.QUALIFYING:
+                self.no_show(stage, tables)
+            for table in Table.objects.for_stage(stage).filter(seats__isnull=False).distinct():
+                self.at_table(stage, table)
+        except REFUSED as why:  # the site (or its simulator) refused: the event stops there
+            self.dead_end(why)
+            raise _Stop from None
         if self.stop_after <= 0 and self.chance(0.5):
             raise _Stop  # in the middle of a stage
         self.simulate(stage)
@@ -348,7 +360,7 @@ class Director:
     def simulate(self, stage: Stage) -> None:
         try:
             simulate_stage(stage, self.seed, self.user, self.minutes_per_round)
-        except (SimulationRefused, RoundRejected) as why:
+        except REFUSED as why:
             self.dead_end(why)
             raise _Stop from None
 

@@ -180,3 +180,16 @@ def test_a_no_show_the_others_cannot_be_rebalanced_without_is_withdrawn_and_told
     game1 = Stage.objects.get(pk=game1.pk)
     assert game1.allowed_size == 5 and sizes(game1) == [6, 5]
     assert not Seat.objects.filter(player=no_show).exists()
+
+
+@pytest.mark.parametrize("size", ["13", "1", "99"])
+def test_a_size_that_cannot_be_dealt_is_refused_and_nothing_is_seated(
+    director_client, director, size
+):
+    event = make_event(director, **SIX_TO_EIGHT)
+    make_players(event, count=11)
+    page = director_client.post(
+        seating_url(event), {"once": "b" * 32, "allow": size}, follow=True
+    ).content.decode()
+    assert f"A table of {size} players cannot be dealt under this event&#x27;s rules." in page
+    assert not Table.objects.exists() and event.stages.get(number=1).allowed_size is None

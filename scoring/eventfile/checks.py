@@ -1,7 +1,8 @@
 """The game's checks of an event file: what its shape (``schema.py``) cannot say.
 
-The rule set must be playable, the format too, each table seated at a size it lists, each
-round's engine the next of its engines and its pips within the bounds, each player seated once
+The rule set must be playable, the format too, each table at a size it can deal (a size
+``tiles_drawn`` lists, or another dealt as ``RuleSet.tiles_for`` says), each round's engine the
+next of its engines and its pips within the bounds, each player seated once
 per stage, a cumulative event's stages in their order (its games, the playoffs of the cut, its
 Final, the medal playoffs), each infraction in a round reached, each clock possible, each
 playoff one the results call for.

@@ -73,7 +73,10 @@ def allow_size(stage: Stage, size: int | None, user=None) -> None:
         raise SeatingError(
             _("A table of %(n)s players cannot be dealt under this event's rules.") % {"n": size}
         )
-    if rules.can_deal(size) or stage.allowed_size == size:
+    # Read again under the event's lock (the caller's): another director may have allowed it.
+    allowed = Stage.objects.filter(pk=stage.pk).values_list("allowed_size", flat=True).get()
+    if rules.can_deal(size) or allowed == size:
+        stage.allowed_size = allowed
         return
     stage.allowed_size = size
     Stage.objects.filter(pk=stage.pk).update(allowed_size=size)
