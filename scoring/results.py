@@ -23,7 +23,11 @@ ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
 
 class AdvanceError(Refusal):
-    """A stage cannot be closed or the next one seated yet; the message says why."""
+    """A stage cannot be closed or the next one seated yet; the message says why.
+    ``size_to_allow``: when the stage cannot be seated at the sizes the rule set lists, a
+    table size that, allowed for it, would seat it (the message names it)."""
+
+    size_to_allow: int | None = None
 
 
 def table_division(sheet: TableSheet) -> str:
@@ -496,19 +500,21 @@ def close_advancers(results: EventResults, stage: Stage) -> dict[str, int]:
     }
 
 
-def needs_semifinal(event: Event, players: int) -> bool:
-    """More players than one Final table holds (tournament/game/finals.py): a semifinal first."""
-    rules = event.rules
+def needs_semifinal(event: Event, players: int, allow: int | None = None) -> bool:
+    """More players than one Final table holds (tournament/game/finals.py), or a Final of a
+    size the rule set does not deal (unless ``allow``ed for it): a semifinal first."""
+    rules = event.rules.allowing(allow)
     return players > finals.final_capacity(rules, event.finals_options) or not rules.can_deal(
         players
     )
 
 
-def next_stage_plan(event: Event, results: EventResults | None = None):
+def next_stage_plan(event: Event, results: EventResults | None = None, allow: int | None = None):
     """The stage to seat next and who plays it: (stage or None to create, is_semifinal, players).
 
     More advancers in a division than one Final table holds means a semifinal for that
-    division; the divisions that fit wait for the final.
+    division; the divisions that fit wait for the final. ``allow``: a table size allowed for
+    the stage seated next (a Final of 3 at tables of 6 to 8).
     """
     results = results or load_results(event)
     if results.format.is_cumulative:
@@ -530,7 +536,7 @@ def next_stage_plan(event: Event, results: EventResults | None = None):
         raise AdvanceError(
             _("Every division has played its Final: a stage of one table decides the medals.")
         )
-    too_many = {d: ps for d, ps in entrants.items() if needs_semifinal(event, len(ps))}
+    too_many = {d: ps for d, ps in entrants.items() if needs_semifinal(event, len(ps), allow)}
     if too_many:
         return target, True, [p for ps in too_many.values() for p in ps]
     return target, False, [p for ps in entrants.values() for p in ps]

@@ -173,7 +173,7 @@ class TableSheet:
             del rounds[number]
         else:
             rounds[number] = (engine, dict(pips), entered_at, awaiting)
-        return _build_sheet(
+        return build_sheet(
             self.table,
             self.rules,
             self.players,
@@ -308,7 +308,7 @@ def _rounds_by_table(**filters) -> dict[int, dict[int, tuple[int, dict[int, int]
     }
 
 
-def _build_sheet(
+def build_sheet(
     table, rules, players, rounds, infractions=(), corrections=(), joined=None, left=None
 ) -> TableSheet:
     joined = joined or {}
@@ -385,7 +385,7 @@ def table_sheet(table: Table) -> TableSheet:
     infractions = Infraction.objects.filter(table=table)
     corrections = _corrections(round__table=table).get(table.pk, [])
     joined, left = _late_and_left(_seat_marks(seats))
-    return _build_sheet(
+    return build_sheet(
         table, rules, [s.player for s in seats], rounds, infractions, corrections, joined, left
     )
 
@@ -417,7 +417,7 @@ def load_sheets(rules, stages: dict[int, Stage], **filters) -> list[TableSheet]:
         infractions[infraction.table_id].append(infraction)
     corrections = _corrections(round__table__stage_id__in=stages)
     return [
-        _build_sheet(
+        build_sheet(
             t,
             rules,
             [s.player for s in seated[t.pk]],
@@ -462,7 +462,7 @@ def load_summaries(rules, stages: dict[int, Stage]) -> list[TableSheet]:
     for t in tables:
         joined, left = late_and_left[t.pk]
         if t.pk in full:
-            sheet = _build_sheet(
+            sheet = build_sheet(
                 t, rules, seated[t.pk], rounds.get(t.pk, {}), infractions[t.pk], (), joined, left
             )
         else:

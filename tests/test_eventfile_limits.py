@@ -90,7 +90,7 @@ HOSTILE = {
     "clock-in-year-9999": (
         text_of(lambda d: clock(d).update(started_at="9999-12-31T23:59:59+00:00")),
         'stages[0].extra.clock.started_at: "9999-12-31T23:59:59+00:00" is not between '
-        "2018-09-18 and 2020-09-19 (event.date 2019-09-19, 366 days before and 366 after)",
+        "1900-01-01 and 2199-12-31",
     ),
     "clock-event-in-year-1": (
         text_of(
@@ -99,7 +99,7 @@ HOSTILE = {
             )
         ),
         'stages[0].extra.clock_events[0].at: "0001-01-01T00:00:00-05:00" is not between '
-        "2018-09-18 and 2020-09-19 (event.date 2019-09-19, 366 days before and 366 after)",
+        "1900-01-01 and 2199-12-31",
     ),
     "event-in-year-9999": (
         text_of(lambda d: d["event"].update(date="9999-09-19")),

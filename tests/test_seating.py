@@ -10,7 +10,15 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tournament.game.seating import SeatingError, deal, seat_sizes, table_sizes, unusual_sizes
+from tournament.game.rules import RuleSet
+from tournament.game.seating import (
+    SeatingError,
+    deal,
+    seat_sizes,
+    size_to_allow,
+    table_sizes,
+    unusual_sizes,
+)
 
 NVSO_BOUNDS = (3, 5, 4)  # smallest, largest, usual
 
@@ -268,3 +276,38 @@ def test_deal_with_a_seed_is_reproducible_for_any_count(count, seed):
     assert deal(players, sizes, rng=random.Random(seed)) == deal(
         players, sizes, rng=random.Random(seed)
     )
+
+
+# -- a size the chart does not list (issue 45 item 1) --------------------------------------------
+
+SIX_TO_EIGHT = RuleSet(set=9, sets=2, tiles_drawn={6: 15, 7: 13, 8: 12}, table_size=7)
+
+
+def test_a_size_the_chart_does_not_list_draws_as_the_nearest_larger_size_listed():
+    assert [SIX_TO_EIGHT.tiles_for(n) for n in (2, 3, 5, 6, 7, 8)] == [15, 15, 15, 15, 13, 12]
+    # Above the chart: as its largest (12), fewer when that leaves nothing to draw (108 / 10).
+    assert SIX_TO_EIGHT.tiles_for(9) == 12 and SIX_TO_EIGHT.tiles_for(10) == 10
+    assert SIX_TO_EIGHT.tiles_for(1) is None and SIX_TO_EIGHT.tiles_for(13) is None
+    assert not SIX_TO_EIGHT.can_deal(5) and SIX_TO_EIGHT.deals(5)
+
+
+@given(st.integers(2, 12), st.sampled_from([6, 9, 12, 15, 18]), st.sampled_from([1, 2]))
+def test_every_table_dealt_leaves_a_tile_to_draw(players, the_set, copies):
+    rules = RuleSet(set=the_set, sets=copies, tiles_drawn={4: 1}, table_size=4)
+    drawn = rules.tiles_for(players)
+    assert drawn is None or 1 <= drawn and drawn * players < rules.tiles_beside_engine
+
+
+def test_a_size_allowed_for_a_stage_is_dealt_there():
+    allowed = SIX_TO_EIGHT.allowing(5)
+    assert allowed.can_deal(5) and allowed.tiles_drawn[5] == 15
+    assert seat_sizes(11, 7, allowed.dealable_sizes) == [6, 5]
+    assert SIX_TO_EIGHT.allowing(None) is SIX_TO_EIGHT and SIX_TO_EIGHT.allowing(7) is SIX_TO_EIGHT
+
+
+def test_the_size_to_allow_is_one_that_seats_everyone_nearest_the_chart():
+    assert size_to_allow(11, SIX_TO_EIGHT) == 5  # 6 + 5
+    assert size_to_allow(3, SIX_TO_EIGHT) == 3  # a Final of 3
+    assert size_to_allow(12, SIX_TO_EIGHT) is None  # 6 + 6: nothing to allow
+    nvso_four_five = RuleSet(tiles_drawn={4: 15, 5: 15}, table_size=5)
+    assert size_to_allow(11, nvso_four_five) == 3  # 4 + 4 + 3 (as near as 5 + 6: smaller first)

@@ -15,7 +15,7 @@ from scoring.services.stages import close_stage, seat_next_stage
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.game.simulator import game_rng, play_timed_game
-from tournament.models import Action, ClockAction, ClockEvent, Event, Stage
+from tournament.models import Action, ClockAction, ClockEvent, Event, Seat, Stage
 from tournament.services.clock import call_time, start_clock
 
 pytestmark = pytest.mark.django_db
@@ -218,14 +218,27 @@ def test_a_stage_whose_time_was_called_is_refused():
 
 def test_a_table_the_rule_set_cannot_deal_saves_nothing_not_even_the_clock():
     event, stage = new_event(players=10)  # tables of 4, 3, 3
-    Event.objects.filter(pk=event.pk).update(tiles_drawn={"2": 15, "4": 15})
+    lone = Seat.objects.filter(table__stage=stage, table__number=2).order_by("position")
+    lone.exclude(pk=lone.first().pk).delete()  # one player left there: no table to deal
     message = refused(event, "--seed", 1)
     assert message.startswith(
-        "Nothing was saved: Game 1, table 2: The rule set deals no table of 3"
+        "Nothing was saved: Game 1, table 2: The rule set deals no table of 1 players"
     )
     assert not Round.objects.exists()
     stage.refresh_from_db()
     assert stage.clock_started_at is None and not ClockEvent.objects.exists()
+
+
+def test_a_table_at_a_size_the_chart_does_not_list_draws_as_the_next_larger_size():
+    """A table of 3 where the chart lists 2 and 4 (a withdrawal left it so): dealt 15 each, as
+    the tables of 4, and played."""
+    event, stage = new_event(players=10, game_minutes=None)  # tables of 4, 3, 3
+    Event.objects.filter(pk=event.pk).update(tiles_drawn={"2": 16, "4": 15})
+    simulate(event, "--seed", 1)
+    assert [len(s.rounds) for s in sheets(stage)] == [13, 13, 13]
+    threes = [s for s in sheets(stage) if len(s.players) == 3]
+    rules = Event.objects.get(pk=event.pk).rules
+    assert rules.tiles_for(3) == 15 and len(threes) == 2
 
 
 def test_minutes_per_round_must_be_a_positive_number():

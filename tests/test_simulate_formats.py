@@ -381,3 +381,37 @@ def test_the_demo_loader_loads_both_demos_once():
     assert Round.objects.filter(table__stage__event=club).count() == 2 * 65 + sum(
         CUMULATIVE_ROUNDS_IN_GAME_3
     )
+
+
+def test_a_playoff_of_three_at_tables_of_six_to_eight_is_played_to_the_medals():
+    """The night of issue 45: two mixed double-9 sets, tables of 6 to 8, three players tied at
+    the Final's cut. The site seats a playoff of exactly those three, a size the chart does not
+    list: the simulator deals it as a table of 6 (15 tiles each) and plays on to the medals
+    (once "The rule set deals no table of 3 players")."""
+    event = make_event(
+        make_director(),
+        set_size=9,
+        sets=2,
+        engines=[9],
+        tiles_drawn={"6": 15, "7": 13, "8": 12},
+        table_size=7,
+        game_minutes=None,
+        format_kind="cumulative_final",
+        format_games=1,
+        format_final_size=6,
+        advancement_tie="playoff",
+        medal_tie="shared",
+    )
+    make_players(event, count=12)
+    game1 = seat(event)
+    planned = iter([1, 2, 3, 10, 20, 21, 4, 5, 10, 10, 22, 23])  # 5 clear, 3 tied for sixth
+    for table in Table.objects.filter(stage=game1).order_by("number"):
+        seated = list(table.seats.order_by("position").values_list("player_id", flat=True))
+        record_round(table, {pk: next(planned) for pk in seated}, None)
+    out = to_medals(event, "--seed", 5)
+    [first, *replays] = stages(event, StageKind.PLAYOFF)
+    assert Seat.objects.filter(stage=first).count() == 3
+    assert f"{first.name}: 1 round at 1 table; its round decides." in out
+    final = event.stages.get(kind=StageKind.FINAL)
+    assert final.closed and Seat.objects.filter(stage=final).count() == 6
+    assert "Medals: gold " in out

@@ -56,9 +56,27 @@ def test_the_chart_by_table_size_is_followed():
     assert [len(h) for h in deal(chart, 5, 6, random.Random(1))[0]] == [12] * 6
 
 
+def test_a_size_the_chart_does_not_list_draws_as_the_next_larger_size_listed():
+    """A playoff seats exactly the tied players, a withdrawal leaves a table one smaller: the
+    chart 6, 7, 8 of two double-9 sets deals a table of 3 as a table of 6, one of 5 too."""
+    chart = RuleSet(set=9, sets=2, tiles_drawn={6: 15, 7: 13, 8: 12}, table_size=7)
+    assert [len(h) for h in deal(chart, 9, 3, random.Random(1))[0]] == [15] * 3
+    assert [len(h) for h in deal(chart, 9, 5, random.Random(1))[0]] == [15] * 5
+    assert [len(h) for h in deal(chart, 9, 2, random.Random(1))[0]] == [15] * 2
+
+
+def test_a_size_above_the_chart_draws_as_its_largest_leaving_a_tile_to_draw():
+    # NVSO lists 2 to 5 (15 each): 7 players would need 105 of the 90 tiles beside the engine,
+    # so each draws 12 (89 / 7, rounded down), and one tile at least is left.
+    hands, pile = deal(NVSO, 12, 7, random.Random(1))
+    assert [len(h) for h in hands] == [12] * 7 and len(pile) == 90 - 84
+
+
 def test_a_table_the_rule_set_cannot_deal_is_refused():
-    with pytest.raises(DealError, match="no table of 7 players"):
-        deal(NVSO, 12, 7, random.Random(1))
+    with pytest.raises(DealError, match="no table of 13 players"):
+        deal(NVSO, 12, 13, random.Random(1))
+    with pytest.raises(DealError, match="no table of 1 players"):
+        deal(NVSO, 12, 1, random.Random(1))
     with pytest.raises(DealError, match="Engine 13"):
         deal(NVSO, 13, 4, random.Random(1))
 

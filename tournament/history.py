@@ -71,6 +71,7 @@ VERBS = {
         "tables to replay: %(tables)s"
     ),
     "stage.seating_kept": _("%(stage)s: published seating kept despite a correction"),
+    "stage.size_allowed": _("%(stage)s: tables of %(size)s allowed"),
     "clock.start": _("%(stage)s: clock started"),
     "clock.pause": _("%(stage)s: clock paused"),
     "clock.resume": _("%(stage)s: clock resumed"),

@@ -570,6 +570,18 @@ class Stage(models.Model):
     # A correction changed who advances after this stage was seated, and the director kept
     # the published seating: division -> the advancers (player ids) it was kept against.
     kept_advancers = models.JSONField(_("seating kept against the advancers"), default=dict)
+    # A table size the tiles-drawn chart does not list, allowed by a director for this stage
+    # when the listed sizes cannot seat its players (after withdrawals, 11 players at tables of
+    # 6 to 8); such a table draws as RuleSet.tiles_for says.
+    allowed_size = models.PositiveSmallIntegerField(
+        _("table size allowed for this stage"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "A size the tiles drawn do not list, allowed when the listed sizes cannot seat this "
+            "stage's players: its players draw as at the nearest larger size listed."
+        ),
+    )
     # The clock (PRODUCT.md §5): facts as recorded; tournament/game/clock.py computes the rest.
     clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
     clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
@@ -601,6 +613,12 @@ class Stage(models.Model):
 
     def get_absolute_url(self):
         return reverse("standings", args=[self.event.slug, self.number])
+
+    @property
+    def rules(self) -> RuleSet:
+        """The event's rule set, with the table size a director allowed for this stage (drawing
+        as ``RuleSet.tiles_for`` says): what this stage's seating deals."""
+        return self.event.rules.allowing(self.allowed_size)
 
     @property
     def title(self) -> str:

@@ -16,8 +16,9 @@ are written only when they are not a knockout with one set: a file without them 
 
 What the site keeps beyond the format goes under ``extra`` keys, as the format allows:
 
-- ``event.extra``: ``paper_size``, ``sheet_language`` (when set) and ``seed_by_rating`` (when
-  on: Game 1 seeded by rating); ``event.rules.extra``:
+- ``event.extra``: ``paper_size``, ``sheet_language`` (when set), ``seed_by_rating`` (when
+  on: Game 1 seeded by rating), ``table_entry`` (when on: players enter their table's rounds),
+  ``age_brackets`` and ``age_on`` (when set), ``archived`` (when true); ``event.rules.extra``:
   ``table_size`` (the usual one),
   ``infraction_scope`` (``"event"`` when warnings count for the whole event, not per game),
   ``infraction_penalty`` (``"skip"``: skip the next turn every time, a rule the format's
@@ -27,14 +28,17 @@ What the site keeps beyond the format goes under ``extra`` keys, as the format a
   ``former_names`` (names changed at the desk, oldest first, when any);
 - ``stages[].extra``: ``division`` (a playoff's), ``table`` (the table whose tie an advancement
   playoff settles: ``{"stage": <index in stages>, "table": <number>}``), ``clock`` (started,
-  paused, paused total in seconds, time called, ``added_minutes`` a director added) and
-  ``clock_events`` (the buttons pressed, with the ``minutes`` added and the ``reason`` given);
+  paused, paused total in seconds, time called, ``added_minutes`` a director added),
+  ``clock_events`` (the buttons pressed, with the ``minutes`` added and the ``reason`` given),
+  ``allowed_size`` (a table size the chart does not list, allowed for the stage) and
+  ``kept_seating`` (division -> the advancers the published seating was kept against);
 - ``tables[].extra``: ``game_over_after`` (the table's game marked over after that round, once
   time was called: no round follows it);
   ``withdrew`` (player id -> rounds played before withdrawing: later rounds have no pips for
   them) and ``joined`` (a late arrival's id -> the first round played: earlier rounds have no
   pips for them, the site scores them the table's highest);
-- ``rounds[].extra``: ``entered_at`` and ``changes`` (the score audit trail);
+- ``rounds[].extra``: ``entered_at``, ``changes`` (the score audit trail) and
+  ``awaiting_confirmation`` (a phone's round no second player has confirmed yet);
 - ``infractions[].extra``: ``logged_at``, and when changed by a director ``original_action``,
   ``reason`` and ``changed_at``.
 

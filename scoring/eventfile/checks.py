@@ -1,7 +1,8 @@
 """The game's checks of an event file: what its shape (``schema.py``) cannot say.
 
-The rule set must be playable, the format too, each table seated at a size it lists, each
-round's engine the next of its engines and its pips within the bounds, each player seated once
+The rule set must be playable, the format too, each table at a size it can deal (a size
+``tiles_drawn`` lists, or another dealt as ``RuleSet.tiles_for`` says), each round's engine the
+next of its engines and its pips within the bounds, each player seated once
 per stage, a cumulative event's stages in their order (its games, the playoffs of the cut, its
 Final, the medal playoffs), each infraction in a round reached, each clock possible, each
 playoff one the results call for.
@@ -21,7 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -40,13 +41,14 @@ from scoring.eventfile.schema import (
 )
 from scoring.results import ADVANCING_KINDS, compute_results, division_of
 from scoring.services.infractions import engine_error
-from scoring.sheets import SheetRound, TableSheet
+from scoring.sheets import SheetRound, TableSheet, build_sheet
 from tournament.game.clock import Clock
 from tournament.game.finals import FinalsOptions
 from tournament.game.formats import CUMULATIVE, CUMULATIVE_FINAL, PROGRESSIVE, Format
-from tournament.game.rules import SETS, RuleSet, round_errors, running_totals
+from tournament.game.rules import MAX_TABLE, SETS, RuleSet, round_errors
 from tournament.models import (
     FORMAT_FIELDS,
+    AgeOn,
     Event,
     InfractionScope,
     Medal,
@@ -56,16 +58,16 @@ from tournament.models import (
     StageKind,
     Table,
 )
+from tournament.registration import parse_brackets
 from tournament.text import translated
-
-# Moments are the event's: a clock runs within days of its date; the audit trail (rounds
-# typed, infractions logged, corrections) may go on for a while after it.
-CLOCK_DAYS = 366  # an export must import again: the site lets a clock run on any day
-AUDIT_DAYS = 366
 
 # The event's fields a file sets.
 EVENT_FIELDS = (
     "late_arrivals",
+    "table_entry",
+    "archived",
+    "age_brackets",
+    "age_on",
     "name",
     "date",
     "venue",
@@ -130,6 +132,8 @@ class StagePlan:
     division: str | None = None  # None: not given, derived from the players
     table_ref: tuple[int, int] | None = None  # (stage index, table number)
     wildcards_of: int | None = None  # a wildcard playoff: the index of the stage it settles
+    kept: dict[str, list[str]] = field(default_factory=dict)  # the seating kept (by division)
+    allowed_size: int | None = None  # a table size a director allowed for the stage
     tables: list[TablePlan] = field(default_factory=list)
 
 
@@ -168,10 +172,6 @@ def _not_seated(ref: Any) -> str:
 
 def _not_a_player(ref: Any) -> str:
     return _("%(value)s is not the id of a player in players") % {"value": show(ref)}
-
-
-def _division_name(division: str) -> str:
-    return json.dumps(division) if division else _("no division")
 
 
 # -- the rule set --------------------------------------------------------------------------------
@@ -344,51 +344,34 @@ class _Checks:
         self.format: Format | None = None  # None: its kind has an error
         self.format_bad: set[str] = set()  # Format's names whose value has an error
         self.field = 0  # the players not withdrawn
-        self.day_of_event: date | None = None
         self.divisions: dict[str, str] = {}  # player id -> division ("" for none)
 
     # -- moments ----------------------------------------------------------------------------
-    def moment(self, text: Any, where: str, after: int = AUDIT_DAYS) -> Any:
-        """A moment from ``CLOCK_DAYS`` before the event's date to ``after`` days after it."""
+    def moment(self, text: Any, where: str) -> Any:
+        """A moment from ``EARLIEST_DATE`` to ``LATEST_DATE``, like the event's date. Nothing
+        ties it to the event's date: a club types in its paper sheets of 2024 today, a
+        director tries the clock of next year's event now (the site lets both happen)."""
         if text is None or not _ok(text):
             return text
         value = moment(text)
-        day = self.day_of_event
-        if day is None:  # the event's date is wrong (an error already): a sane range
-            lo, hi = EARLIEST_DATE, LATEST_DATE
-        else:
-            lo, hi = day - timedelta(days=CLOCK_DAYS), day + timedelta(days=after)
         try:
             utc_day = value.astimezone(UTC).date()
         except OverflowError:
             utc_day = None
-        if utc_day is not None and lo <= utc_day <= hi:
+        if utc_day is not None and EARLIEST_DATE <= utc_day <= LATEST_DATE:
             return value
-        values = {"value": show(text), "lo": lo, "hi": hi}
-        if day is None:
-            self.error(where, _("%(value)s is not between %(lo)s and %(hi)s") % values)
-        else:
-            self.error(
-                where,
-                _(
-                    "%(value)s is not between %(lo)s and %(hi)s (event.date %(day)s, "
-                    "%(before)s days before and %(after)s after)"
-                )
-                % {**values, "day": day, "before": CLOCK_DAYS, "after": after},
-            )
+        self.error(
+            where,
+            _("%(value)s is not between %(lo)s and %(hi)s")
+            % {"value": show(text), "lo": EARLIEST_DATE, "hi": LATEST_DATE},
+        )
         return BAD
-
-    def clock_moment(self, value: Any, where: str) -> Any:
-        """A moment of the stage clock: within ``CLOCK_DAYS`` of the event's date."""
-        return self.moment(value, where, after=CLOCK_DAYS)
 
     # -- event and players ------------------------------------------------------------------
     def event(self, event: EventInfo | Bad) -> dict[str, Any]:
         if not _ok(event):
             return {}
         fields: dict[str, Any] = {"name": event.name, "date": event.date, "venue": event.venue}
-        if _ok(event.date):
-            self.day_of_event = event.date
         if _ok(event.rules):
             self.rules, rule_fields, self.rules_clean = _rules(
                 self.errors, event.rules, self.broken
@@ -403,6 +386,16 @@ class _Checks:
         fields["sheet_language"] = _given(extra.sheet_language, "")
         seed = _given(extra.seed_by_rating, False)
         fields["seed_by_rating"] = seed if _ok(seed) else False
+        fields["table_entry"] = _given(extra.table_entry, False)
+        fields["archived"] = _given(extra.archived, False)
+        fields["age_on"] = _given(extra.age_on, AgeOn.EVENT_DATE)
+        brackets = _given(extra.age_brackets, "")
+        if _ok(brackets):
+            try:
+                parse_brackets(brackets)
+            except ValueError as why:
+                self.error("event.extra.age_brackets", str(why))
+        fields["age_brackets"] = brackets
         return fields
 
     def finals(self, finals: Any) -> dict[str, Any]:
@@ -646,11 +639,28 @@ class _Checks:
             plan.table_ref = (ref.stage, ref.table)
         if extra.wildcards_of is not None and _ok(extra.wildcards_of):
             plan.wildcards_of = extra.wildcards_of
+        size = extra.allowed_size
+        if size is not None and _ok(size):
+            if self.rules is not None and not self.rules.deals(size):
+                self.error(
+                    at(where, "allowed_size"),
+                    _("a table of %(size)s cannot be dealt under event.rules") % {"size": size},
+                )
+            else:
+                plan.allowed_size = size
+        kept_at = at(where, "kept_seating")
+        for division, refs in _the(extra.kept_seating, {}).items():
+            if not _ok(refs):
+                continue
+            known = [
+                ref for k, ref in enumerate(refs) if self.known(ref, at(at(kept_at, division), k))
+            ]
+            plan.kept[division] = known
         clock = extra.clock
         if clock is not None and _ok(clock):
             clock_at = at(where, "clock")
             moments = {
-                key: self.clock_moment(getattr(clock, key), at(clock_at, key))
+                key: self.moment(getattr(clock, key), at(clock_at, key))
                 for key in ("started_at", "paused_at", "time_called_at")
             }
             if _ok(*moments.values(), clock.paused_total, clock.added_minutes):
@@ -658,7 +668,7 @@ class _Checks:
         events_at = at(where, "clock_events")
         for j, pressed in enumerate(_the(extra.clock_events, [])):
             if _ok(pressed):
-                self.clock_moment(pressed.at, at(at(events_at, j), "at"))
+                self.moment(pressed.at, at(at(events_at, j), "at"))
 
     def clock(self, clock: Any, moments: dict[str, Any], where: str) -> Clock | None:
         """The stage's clock as ``tournament.game.clock`` reads it; an impossible one is an
@@ -706,7 +716,7 @@ class _Checks:
             plan = TablePlan(number if _ok(number) else 0, players)
             extra = _the(table.extra, None)
             self.comings_and_goings(extra, at(place, "extra"), plan)
-            division = self.table_division(players, at(place, "players"))
+            division = self.table_division(players)
             if stage.kind == StageKind.FINAL and division is not None:
                 if division in final_tables:
                     other = at(where, final_tables[division])
@@ -725,9 +735,9 @@ class _Checks:
                         % {"other": other},
                     )
                 final_tables.setdefault(division, j)
-            self.table_size(players, at(place, "players"))
             if _ok(table.rounds):
                 self.rounds(table.rounds, at(place, "rounds"), stage, plan)
+            self.table_size(plan, at(place, "players"))
             if extra is not None:
                 self.game_over(extra.game_over_after, at(place, "extra"), plan)
             if _ok(table.infractions):
@@ -803,35 +813,44 @@ class _Checks:
             return False
         return True
 
-    def table_division(self, players: list[str], where: str) -> str | None:
-        """The table's division as the site reads it (``results.table_division``); None
-        when no player is seated, or when they mix divisions (an error)."""
-        if len({self.divisions[p] for p in players}) > 1:
-            shown = ", ".join(
-                _("%(player)s in %(division)s")
-                % {"player": p, "division": _division_name(self.divisions[p])}
-                for p in players
-            )
-            self.error(where, _("a table never mixes divisions: %(players)s") % {"players": shown})
-            return None
+    def table_division(self, players: list[str]) -> str | None:
+        """The table's division as the site reads it (``results.table_division``: its first
+        player's); None when no player is seated. The draw never mixes divisions, but a table
+        seated before a player's division was changed keeps that player: such a table is
+        kept as it is."""
         if not players:
             return None
         return division_of(self.divisions[p] for p in players)
 
-    def table_size(self, players: list[str], where: str) -> None:
+    def table_size(self, table: TablePlan, where: str) -> None:
+        """The table can be dealt (``RuleSet.deals``): at a size ``tiles_drawn`` lists, or at
+        another by the deal of ``RuleSet.tiles_for`` (a playoff seats exactly the tied players,
+        a no-show withdrawn once other tables started leaves a table one smaller, a director
+        allows a size for a stage). The size is the most players of one round: a late arrival
+        and a player who withdrew during the game may have held the same chair. A lone player
+        left at a table with no round yet (a no-show withdrawn) is kept as the site keeps
+        them."""
+        players = table.players
         if self.rules is None or not players:
             return
-        size = len(players)
-        if size not in self.rules.tiles_drawn:
-            listed = ", ".join(map(str, sorted(self.rules.tiles_drawn)))
-            self.error(
-                where,
-                _(
-                    "a table of %(size)s is not in event.rules.tiles_drawn (%(listed)s): a table "
-                    "is seated only at a size listed there"
-                )
-                % {"size": size, "listed": listed},
+        rounds = len(table.rounds)
+        size = max(
+            sum(1 for p in players if table.joined.get(p, 0) <= n <= table.withdrew.get(p, n))
+            for n in range(1, rounds + 2)
+        )
+        if self.rules.deals(size) or (size < 2 and not rounds):
+            return
+        listed = ", ".join(map(str, sorted(self.rules.tiles_drawn)))
+        self.error(
+            where,
+            _(
+                "a table of %(size)s cannot be dealt: event.rules.tiles_drawn lists %(listed)s, "
+                "a size it does not list draws as the nearest larger size listed (or the "
+                "largest), and a table seats 2 to %(most)s players with at least one tile each "
+                "and one left to draw"
             )
+            % {"size": size, "listed": listed, "most": MAX_TABLE},
+        )
 
     # -- rounds -----------------------------------------------------------------------------
     def rounds(self, rounds: list, where: str, stage: StagePlan, table: TablePlan) -> None:
@@ -974,17 +993,10 @@ class _Checks:
         where = at("stages", i)
         players = [p for t in stage.tables for p in t.players]
         divisions = {self.divisions[p] for p in players}
-        if stage.division is not None and stage.kind:
-            if divisions and divisions != {stage.division}:
-                self.error(
-                    at(at(where, "extra"), "division"),
-                    _("%(division)s, but the players seated play in %(divisions)s")
-                    % {
-                        "division": json.dumps(stage.division),
-                        "divisions": ", ".join(map(_division_name, sorted(divisions))),
-                    },
-                )
-        elif stage.kind == StageKind.PLAYOFF and len(divisions) == 1:
+        # A division given is kept as given, even when a player's division was changed since
+        # the playoff was seated (a playoff in the wrong division is one the results do not
+        # owe: ``_check_playoffs``); without one, the players' own.
+        if stage.division is None and stage.kind == StageKind.PLAYOFF and len(divisions) == 1:
             stage.division = divisions.pop()
         ref_at = at(at(where, "extra"), "table")
         if stage.table_ref is not None and stage.medal != Medal.ADVANCE:
@@ -1093,11 +1105,12 @@ def _check_playoffs(errors: Errors, plan: Plan) -> None:
     event = Event(**{k: v for k, v in fields.items() if k in EVENT_FIELDS})
     event.tiles_drawn = {str(k): v for k, v in fields["tiles_drawn"].items()}
     divisions = {p.id: p.division or "" for p in plan.file.players}
+    withdrawn = {p.id for p in plan.file.players if p.extra.withdrawn}
     players: dict[str, Player] = {}
 
     def player(ref: str) -> Player:
         if ref not in players:
-            players[ref] = Player(pk=ref, division=divisions[ref])
+            players[ref] = Player(pk=ref, division=divisions[ref], withdrawn=ref in withdrawn)
         return players[ref]
 
     stages, table_pk, sheets = [], {}, {}
@@ -1123,12 +1136,16 @@ def _check_playoffs(errors: Errors, plan: Plan) -> None:
             if not counted:
                 continue
             table = Table(pk=table_pk[i, t.number], stage=stage, number=t.number)
-            rounds = [pips for _engine, pips in t.rounds]
-            sheet = TableSheet(table=table, rules=event.rules, players=list(map(player, t.players)))
-            for n, ((engine, pips), totals) in enumerate(
-                zip(t.rounds, running_totals(rounds), strict=True), 1
-            ):
-                sheet.rounds.append(SheetRound(n, engine, dict(pips), totals))
+            # The sheet as the site builds it: a late arrival's missed rounds scored the
+            # table's highest, a player who withdrew during the game out of contention.
+            sheet = build_sheet(
+                table,
+                event.rules,
+                list(map(player, t.players)),
+                {n: (e, dict(pips), None, False) for n, (e, pips) in enumerate(t.rounds, 1)},
+                joined=t.joined,
+                left=t.withdrew,
+            )
             sheets.setdefault(stage, []).append(sheet)
     for i, s in enumerate(plan.stages):
         if s.table_ref is not None:

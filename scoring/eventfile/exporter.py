@@ -17,6 +17,7 @@ from scoring.results import ADVANCING_KINDS, EventResults, compute_results
 from scoring.sheets import SheetRound, TableSheet, event_sheets
 from tournament.models import (
     FORMAT_FIELDS,
+    AgeOn,
     ClockEvent,
     Event,
     InfractionPenalty,
@@ -168,6 +169,8 @@ def export_event(event: Event) -> dict[str, Any]:
         extra: dict[str, Any] = {"entered_at": _moment(entered.get((table.pk, r.number)))}
         if (table.pk, r.number) in changes:
             extra["changes"] = changes[table.pk, r.number]
+        if r.awaiting:
+            extra["awaiting_confirmation"] = True
         return {
             "engine": r.engine,
             "pips": {ids[pk]: r.pips[pk] for pk in order if pk in r.pips},
@@ -239,6 +242,13 @@ def export_event(event: Event) -> dict[str, Any]:
             extra["clock"] = clock
         if stage.pk in clock_events:
             extra["clock_events"] = clock_events[stage.pk]
+        if stage.allowed_size:
+            extra["allowed_size"] = stage.allowed_size
+        if stage.kept_advancers:
+            extra["kept_seating"] = {
+                division: [ids[pk] for pk in advancers if pk in ids]
+                for division, advancers in sorted(stage.kept_advancers.items())
+            }
         if extra:
             out["extra"] = extra
         return out
@@ -307,6 +317,10 @@ def export_event(event: Event) -> dict[str, Any]:
                 **_finals_extra(event),
                 **({"sheet_language": event.sheet_language} if event.sheet_language else {}),
                 **({"seed_by_rating": True} if event.seed_by_rating else {}),
+                **({"table_entry": True} if event.table_entry else {}),
+                **({"age_brackets": event.age_brackets} if event.age_brackets else {}),
+                **({"age_on": event.age_on} if event.age_on != AgeOn.EVENT_DATE else {}),
+                **({"archived": True} if event.archived else {}),
             },
         },
         "players": [

@@ -37,6 +37,7 @@ from tournament.game.formats import Format
 from tournament.game.rules import SETS
 from tournament.models import (
     AdvancementTie,
+    AgeOn,
     ClockAction,
     ClockEvent,
     Event,
@@ -273,6 +274,12 @@ class EventExtra(Extra):
     finals: Finals = None  # not null when given
     sheet_language: Choice([code for code, _name in settings.LANGUAGES]) | None = None
     seed_by_rating: bool | None = None  # Game 1 seeded by rating (issue 31); absent: not
+    # Players enter their table's rounds from their phones (issue 15); absent: not.
+    table_entry: bool | None = None
+    # Divisions by age for imported lists, and the day ages are taken on; absent: none.
+    age_brackets: Text(_max_length(Event, "age_brackets"), blank=True) | None = None
+    age_on: Choice(AgeOn) | None = None
+    archived: bool | None = None  # left off the home page's list; absent: listed
 
 
 class RulesExtra(Extra):
@@ -363,6 +370,8 @@ class Change(Shape):
 class RoundExtra(Extra):
     entered_at: Moment | None = None
     changes: Items(Change, MAX_CHANGES) | None = None
+    # Entered from a player's phone and not confirmed by a second player yet; absent: not.
+    awaiting_confirmation: bool | None = None
 
 
 class RoundEntry(Shape):
@@ -441,6 +450,13 @@ class StageExtra(Extra):
     wildcards_of: Int(0, MAX_STAGES) | None = None
     clock: StageClock | None = None
     clock_events: Items(ClockPress, MAX_CLOCK_EVENTS) | None = None
+    # A table size the chart does not list, allowed for this stage by a director.
+    allowed_size: Int(2, 12) | None = None
+    # "Keep the published seating": division ("" for none) -> the advancers (player ids) a
+    # correction made, which the seating of this stage was kept against.
+    kept_seating: dict[str, Items(PlayerRef, MAX_PLAYERS)] | None = Field(
+        None, description='Division ("" for none) -> the advancers the seating was kept against'
+    )
 
 
 class StageEntry(Shape):

@@ -69,10 +69,27 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
             closed=s.closed,
             medal=s.medal or "",
             division=known.division or "",
+            allowed_size=known.allowed_size,
             **_clock(s.extra.clock),
         )
         for i, (s, known) in enumerate(zip(file.stages, plan.stages, strict=True), start=1)
     )
+    # "Keep the published seating": the advancers by the new players' ids, in the order the
+    # site keeps them (by id: the players are created in the file's order).
+    kept = [
+        (
+            stage,
+            {
+                division: sorted(by_id[ref].pk for ref in refs)
+                for division, refs in known.kept.items()
+            },
+        )
+        for stage, known in zip(stages, plan.stages, strict=True)
+        if known.kept
+    ]
+    for stage, advancers in kept:
+        stage.kept_advancers = advancers
+    Stage.objects.bulk_update([stage for stage, _advancers in kept], ["kept_advancers"])
     tables = Table.objects.bulk_create(
         Table(stage=stage, number=t.number, game_over_after=t.extra.game_over_after)
         for stage, s in zip(stages, file.stages, strict=True)
@@ -118,7 +135,16 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
     )
     # Each round's pips in seat order (as the checks read them), each score in that order.
     played = [
-        (Round(table=table_of[i, t.number], number=n, engine=r.engine), r, pips)
+        (
+            Round(
+                table=table_of[i, t.number],
+                number=n,
+                engine=r.engine,
+                awaiting_confirmation=bool(r.extra.awaiting_confirmation),
+            ),
+            r,
+            pips,
+        )
         for i, (s, known) in enumerate(zip(file.stages, plan.stages, strict=True))
         for t, read in zip(s.tables, known.tables, strict=True)
         for n, (r, (_engine, pips)) in enumerate(zip(t.rounds, read.rounds, strict=True), start=1)

@@ -73,16 +73,22 @@ def simulate_table(
     ``SimulationRefused`` if the table cannot be dealt or the site refuses a round.
     """
     sheet = table_sheet(table)
-    rules, engines, players = sheet.rules, sheet.engines, sheet.players
+    rules, engines = sheet.rules, sheet.engines
     rng = game_rng(seed, table.stage.number, table.number)
     limit = None if sheet.is_playoff else rules.game_minutes
+    # Each round is dealt to the players who play it: a late arrival from the round they
+    # joined, a player who withdrew up to the rounds they played.
+    playing = [sheet.playing(n) for n in range(1, len(engines) + 1)]
+    sizes = [len(players) for players in playing]
+    counts = sizes[0] if len(set(sizes)) == 1 else sizes
     try:
-        game = play_timed_game(rules, engines, len(players), rng, minutes_per_round, limit, rounds)
+        game = play_timed_game(rules, engines, counts, rng, minutes_per_round, limit, rounds)
     except DealError as why:
         raise SimulationRefused(_("%(table)s: %(why)s") % {"table": table, "why": why}) from None
     results = game.rounds
     entered = []
     for i in range(len(sheet.rounds), len(results)):
+        players = playing[i]
         pips = {p.pk: results[i].pips[seat] for seat, p in enumerate(players)}
         try:
             entered.append(record_round(table, pips, user, engines[i], number=i + 1))

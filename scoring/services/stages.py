@@ -6,6 +6,7 @@ are tournament/game/awards.py's and tournament/game/finals.py's."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -34,7 +35,8 @@ from scoring.results import (
 )
 from scoring.services.rounds import store_totals
 from scoring.sheets import stage_sheets
-from tournament.game import formats, reseating
+from tournament.game import finals, formats, reseating
+from tournament.game.message import Message
 from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
@@ -100,10 +102,17 @@ def _insert_stage(event: Event, number: int, name: str, kind: str, **fields) -> 
 
 
 def _seat_from(
-    event: Event, stage: Stage, players: list[Player], rng, user, results=None, key=None
+    event: Event,
+    stage: Stage,
+    players: list[Player],
+    rng,
+    user,
+    results=None,
+    key=None,
+    allow: int | None = None,
 ) -> None:
     """Seat ``players`` at ``stage``, apart from their previous tablemates where possible, or
-    by a cumulative event's reseating rule."""
+    by a cumulative event's reseating rule; ``allow``: a table size allowed for the stage."""
     arrange = reseating_rule(results, stage, rng) if results is not None else None
     try:
         seat_stage(
@@ -114,15 +123,21 @@ def _seat_from(
             user=user,
             arrange=arrange,
             key=key,
+            allow=allow,
         )
     except SeatingError as error:
-        raise AdvanceError(translated(error)) from error
+        refusal = AdvanceError(translated(error))
+        refusal.size_to_allow = getattr(error, "size", None)
+        raise refusal from error
 
 
-def draw_first_game(stage: Stage, players, *, rng=None, user=None, key: str | None = None) -> Draw:
+def draw_first_game(
+    stage: Stage, players, *, rng=None, user=None, key: str | None = None, allow: int | None = None
+) -> Draw:
     """Seat Game 1 from the players checked in, as its seating page draws it: every division
     that can be seated (one that cannot is left out, and the draw says why), at random, or by
-    rating when the event seeds Game 1 by rating (``seeding_strength``)."""
+    rating when the event seeds Game 1 by rating (``seeding_strength``). ``allow``: a table
+    size allowed for Game 1 (``tournament.services.seating.allow_size``)."""
     return seat_stage(
         stage,
         players,
@@ -131,6 +146,7 @@ def draw_first_game(stage: Stage, players, *, rng=None, user=None, key: str | No
         key=key,
         leave_out=True,
         strength=seeding_strength(stage.event),
+        allow=allow,
     )
 
 
@@ -185,9 +201,12 @@ def reseating_rule(results, stage: Stage, rng=None):
 
 
 @transaction.atomic
-def reseat_game(stage: Stage, rng=None, user=None, key: str | None = None) -> Stage:
+def reseat_game(
+    stage: Stage, rng=None, user=None, key: str | None = None, allow: int | None = None
+) -> Stage:
     """Seat (or seat again) a cumulative event's game after the first by its reseating rule,
-    from the seating page: everyone still playing, once the game before it is closed."""
+    from the seating page: everyone still playing, once the game before it is closed;
+    ``allow``: a table size allowed for it when the listed sizes cannot seat them."""
     event = stage.event.locked()
     results = load_results(event)
     earlier = [g for g in results.games if g.number < stage.number]
@@ -196,25 +215,31 @@ def reseat_game(stage: Stage, rng=None, user=None, key: str | None = None) -> St
     if not earlier[-1].closed:
         raise AdvanceError(_("%(s)s is not closed yet.") % {"s": earlier[-1].title})
     players = still_playing(results, earlier[-1])
-    _seat_from(event, stage, players, rng, user, results=results, key=key)
+    _seat_from(event, stage, players, rng, user, results=results, key=key, allow=allow)
     return stage
 
 
 @transaction.atomic
-def seat_next_stage(event: Event, rng=None, user=None, key: str | None = None) -> Stage:
+def seat_next_stage(
+    event: Event, rng=None, user=None, key: str | None = None, allow: int | None = None
+) -> Stage:
     """Seat the next stage from the advancers, keeping players of a previous table apart.
 
     Serialized on the event: two directors confirming at once seat it once (the second finds
     it seated and is refused, or with the same form ``key`` gets the first one's stage).
+    ``allow``: a table size allowed for the stages seated now, when the sizes the rule set
+    lists cannot seat them (the refusal names one: ``AdvanceError.size_to_allow``).
     """
     event = event.locked()
     earlier = claim(key, user)
     if earlier is not None:
         return Stage.objects.get(pk=earlier.outcome["stage"])
     results = load_results(event)
-    target, semifinal, players = next_stage_plan(event, results)
+    target, semifinal, players = next_stage_plan(event, results, allow)
     if not players:
         raise AdvanceError(_("Nobody advances yet."))
+    if semifinal:
+        _final_to_allow(event, target, players)
     ready: dict[str, list[Player]] = {}
     if semifinal:
         # The divisions that fit one table play their Final now: none waits on another.
@@ -232,15 +257,49 @@ def seat_next_stage(event: Event, rng=None, user=None, key: str | None = None) -
                 auto_name={"kind": "final"},
             )
             log_action(event, "stage.created", user, stage=final)
-            _seat_from(event, final, ready[division], rng, user)
+            _seat_from(event, final, ready[division], rng, user, allow=allow)
         earlier = event.stages.filter(kind=StageKind.SEMIFINAL).count()
         name = _("Semifinal %(n)s") % {"n": earlier + 1} if earlier else _("Semifinal")
         parts = {"kind": "semifinal", **({"n": earlier + 1} if earlier else {})}
         target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL, auto_name=parts)
         log_action(event, "stage.created", user, stage=target)
-    _seat_from(event, target, players, rng, user, results=results)
+    _seat_from(event, target, players, rng, user, results=results, allow=allow)
     settle(key, stage=target.pk)
     return target
+
+
+def _final_to_allow(event: Event, final: Stage, players: list[Player]) -> None:
+    """Advancers that one Final table would hold, but at a size the rule set does not deal (3
+    at tables of 6 to 8), and that no semifinal at the sizes it deals can seat: refused, naming
+    the size to allow for the Final (``AdvanceError.size_to_allow``), not a semifinal of one
+    table."""
+    rules = event.rules
+    counts = Counter(p.division for p in players)
+    for size in sorted(set(counts.values())):
+        if size > finals.final_capacity(rules, event.finals_options) or not rules.deals(size):
+            continue
+        try:
+            finals.stage_tables(size, rules, event.finals_options)
+        except SeatingError:
+            break
+        # a semifinal at the sizes listed seats them
+    else:
+        return
+    refusal = AdvanceError(
+        translated(
+            Message(
+                "A Final of %(n)s cannot be dealt at one table under this event's rules (it "
+                "deals tables of %(sizes)s). Allow tables of %(n)s for %(stage)s: each of their "
+                "players draws %(tiles)s tiles.",
+                n=size,
+                sizes=", ".join(map(str, rules.dealable_sizes)),
+                stage=final.title,
+                tiles=rules.tiles_for(size),
+            )
+        )
+    )
+    refusal.size_to_allow = size
+    raise refusal
 
 
 @transaction.atomic
@@ -295,6 +354,7 @@ class Closed:
     playoffs: list[Stage]
     seated: Stage | None = None
     seat_error: str = ""
+    size_to_allow: int | None = None  # a table size that, allowed, would seat the next stage
 
 
 @transaction.atomic
@@ -346,6 +406,7 @@ def close_and_seat(
                 closed.seated = seat_next_stage(event, rng=rng, user=user)
         except AdvanceError as why:
             closed.seat_error = str(why)
+            closed.size_to_allow = why.size_to_allow
     settle(
         key,
         playoffs=[p.pk for p in closed.playoffs],

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
@@ -60,6 +61,7 @@ from scoring.sheets import (
     table_sheet,
 )
 from scoring.views.infractions import sheet_infractions
+from scoring.views.seating import allow_redirect, posted_size, size_offer
 from tournament.caching import LiveMixin, fragment_key, identity_key, kept_read, version_key
 from tournament.clock import read_clock
 from tournament.finals import event_plans, event_roads
@@ -493,6 +495,7 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             ctx["plan"] = {"stage": target, "semifinal": semifinal, "players": players}
         except AdvanceError as why:
             ctx["plan_blocked"] = translated(why)
+        ctx["size_offer"] = size_offer(self.event.rules, self.request.GET.get("allow"))
         return ctx
 
     def post(self, request, *args, **kwargs):
@@ -512,7 +515,8 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
                     )
                 return redirect("advance", self.event.slug, self.stage.number)
             if request.POST.get("action") == "seat_next":
-                seated = seat_next_stage(self.event, user=request.user, key=key)
+                allow = posted_size(request.POST.get("allow"))
+                seated = seat_next_stage(self.event, user=request.user, key=key, allow=allow)
                 messages.success(request, _("%(s)s seated.") % {"s": seated.title})
                 blank_on_seating(seated, request.build_absolute_uri("/"))
                 return redirect("seating", self.event.slug, seated.number)
@@ -521,12 +525,16 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             )
         except (AdvanceError, RoundRejected) as refusal:
             self.refused(refusal)
-            return redirect("advance", self.event.slug, self.stage.number)
+            offer = allow_redirect("advance", self.event, self.stage.number, refusal)
+            return redirect(offer or reverse("advance", args=[self.event.slug, self.stage.number]))
         messages.success(request, _("%(s)s closed.") % {"s": self.stage.title})
         for playoff in closed.playoffs:
             messages.info(request, _("Playoff created: %(s)s.") % {"s": playoff.title})
         if closed.seat_error:
             messages.error(request, closed.seat_error)
+            offer = allow_redirect("advance", self.event, self.stage.number, closed)
+            if offer:
+                return redirect(offer)
         if closed.seated is not None:
             messages.success(request, _("%(s)s seated.") % {"s": closed.seated.title})
             blank_on_seating(closed.seated, request.build_absolute_uri("/"))

@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
@@ -12,9 +13,34 @@ from scoring.services.stages import draw_first_game, reseat_game
 from tournament.forms import MovePlayerForm
 from tournament.game.seating import SeatingError, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
-from tournament.models import Action, Seat, StageKind
+from tournament.models import Action, Seat, StageKind, Table
 from tournament.services.seating import clear_seating, move_player, seat_stage
 from tournament.text import name_sort_key, translated
+
+
+def size_offer(rules, value) -> dict | None:
+    """A table size a director may allow for a stage (``?allow=5`` after a refusal that named
+    it): one the rule set does not list and can deal, with the tiles each player draws;
+    None otherwise."""
+    size = posted_size(value)
+    if size is None or rules.can_deal(size) or not rules.deals(size):
+        return None
+    return {"size": size, "tiles": rules.tiles_for(size)}
+
+
+def posted_size(value) -> int | None:
+    """A table size as a form or an address gives it ("5"), None when missing or not one."""
+    value = str(value or "")
+    return int(value) if value.isdigit() and len(value) <= 2 else None
+
+
+def allow_redirect(name: str, event, stage_number: int, refusal) -> str | None:
+    """The page again, offering the table size a refusal named (``?allow=5``), if it named
+    one."""
+    size = getattr(refusal, "size", None) or getattr(refusal, "size_to_allow", None)
+    if size is None:
+        return None
+    return f"{reverse(name, args=[event.slug, stage_number])}?allow={size}"
 
 
 class SeatingView(StageMixin, TemplateView):
@@ -46,7 +72,25 @@ class SeatingView(StageMixin, TemplateView):
         if self.is_director:
             ctx["move_form"] = MovePlayerForm(stage=self.stage)
             ctx["checked_in_count"] = self.event.players.present().count()
+            ctx["size_offer"] = size_offer(rules, self.request.GET.get("allow")) or (
+                self.unlisted_offer(rules, [len(seats) for seats in tables.values()])
+            )
+        if self.stage.allowed_size and not rules.can_deal(self.stage.allowed_size):
+            size = self.stage.allowed_size
+            ctx["allowed_size"] = {"size": size, "tiles": rules.tiles_for(size)}
         return ctx
+
+    def unlisted_offer(self, rules, sizes: list[int]) -> dict | None:
+        """A table left at a size this stage does not deal (a no-show withdrawn when the
+        others could not be rebalanced), before any round: the size to allow for the stage,
+        seating it again."""
+        stage = self.stage
+        odd = [n for n in sizes if not stage.rules.can_deal(n)]
+        if not odd or stage.kind == StageKind.PLAYOFF or stage.closed:
+            return None
+        if Table.objects.filter(stage=stage, rounds_played__gt=0).exists():
+            return None
+        return size_offer(rules, min(odd))
 
 
 def seeding_note(stage) -> dict | None:
@@ -86,6 +130,7 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
         return seated
 
     def post(self, request, *args, **kwargs):
+        allow = posted_size(request.POST.get("allow"))
         try:
             if "move" in request.POST:
                 form = MovePlayerForm(request.POST, stage=self.stage)
@@ -114,14 +159,14 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                         request, _("The seating is removed: %(n)s tables.") % {"n": count}
                     )
             elif self.is_later_game():
-                reseat_game(self.stage, user=request.user, key=posted_key(request))
+                reseat_game(self.stage, user=request.user, key=posted_key(request), allow=allow)
                 messages.success(request, _("%(s)s is seated again.") % {"s": self.stage.title})
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
             else:
                 players = list(self.players_to_draw())
                 if self.stage.kind == StageKind.QUALIFYING:  # every division it can seat
                     draw = draw_first_game(
-                        self.stage, players, user=request.user, key=posted_key(request)
+                        self.stage, players, user=request.user, key=posted_key(request), allow=allow
                     )
                 else:  # a later stage redraws all its players, apart from their tablemates
                     draw = seat_stage(
@@ -130,13 +175,18 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                         keep_apart=previous_tables(self.stage, players),
                         user=request.user,
                         key=posted_key(request),
+                        allow=allow,
                     )
                 messages.success(request, _("%(n)s tables drawn.") % {"n": len(draw.tables)})
                 for reason in draw.left_out:
                     messages.warning(request, translated(reason))
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
-        except SeatingError as refusal:  # DivisionsNotSeated too: one message per division
+                offer = allow_redirect("seating", self.event, self.stage.number, draw)
+                if offer:
+                    return redirect(offer)
+        except (SeatingError, AdvanceError) as refusal:  # DivisionsNotSeated: one per division
             self.refused(refusal)
-        except AdvanceError as refusal:
-            self.refused(refusal)
+            offer = allow_redirect("seating", self.event, self.stage.number, refusal)
+            if offer:
+                return redirect(offer)
         return redirect("seating", self.event.slug, self.stage.number)

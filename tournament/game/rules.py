@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TypeVar
 
@@ -101,6 +101,40 @@ class RuleSet:
     @property
     def dealable_sizes(self) -> tuple[int, ...]:
         return tuple(sorted(n for n in self.tiles_drawn if self.can_deal(n)))
+
+    def tiles_for(self, players: int) -> int | None:
+        """Tiles each player draws at a table of ``players`` (None: it cannot be dealt).
+
+        A size the chart lists draws what it says. A table the chart does not list is seated
+        only where the draw does not choose its size: a playoff seats exactly the tied players,
+        a no-show withdrawn once other tables have started leaves their table one smaller, a
+        director allows a size for a stage the chart cannot seat. Such a table draws as the
+        nearest larger size listed (as the largest listed when none is larger), and fewer when
+        that would leave no tile to draw: (tiles beside the engine - 1) / players, rounded
+        down. From 2 to ``MAX_TABLE`` players, at least one tile each."""
+        if not MIN_TABLE <= players <= MAX_TABLE:
+            return None
+        if players in self.tiles_drawn:
+            return self.tiles_drawn[players] if self.can_deal(players) else None
+        listed = sorted(n for n in self.tiles_drawn if self.can_deal(n))
+        if not listed:
+            return None
+        like = next((n for n in listed if n > players), listed[-1])
+        drawn = min(self.tiles_drawn[like], (self.tiles_beside_engine - 1) // players)
+        return drawn if drawn >= 1 else None
+
+    def allowing(self, size: int | None) -> RuleSet:
+        """This rule set with a table of ``size`` listed too, drawing ``tiles_for(size)``: a
+        size a director allowed for one stage. Itself when ``size`` is None, listed already,
+        or cannot be dealt."""
+        if size is None or self.can_deal(size) or not self.deals(size):
+            return self
+        return replace(self, tiles_drawn={**self.tiles_drawn, size: self.tiles_for(size)})
+
+    def deals(self, players: int) -> bool:
+        """Whether a table of ``players`` can be dealt at all (``tiles_for``); the draw seats
+        only the sizes the chart lists (``can_deal``)."""
+        return self.tiles_for(players) is not None
 
     def problems(self) -> list[Message]:
         """Every reason this rule set cannot be played (empty when it can)."""

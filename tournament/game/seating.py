@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from tournament.game.message import Message, Refusal
 from tournament.game.ratings import snake
+from tournament.game.rules import MAX_TABLE, MIN_TABLE, RuleSet
 
 P = TypeVar("P", bound=Hashable)
 
@@ -80,6 +81,63 @@ def seat_sizes(players: int, usual: int, dealable: Sequence[int]) -> list[int]:
             n=players,
             sizes=listed,
         )
+    )
+
+
+def size_to_allow(players: int, rules: RuleSet) -> int | None:
+    """A table size the rule set does not list that, allowed for a stage, seats ``players`` at
+    balanced tables: the one nearest the sizes listed (the smaller of two as near), dealt as
+    ``RuleSet.tiles_for`` says. None when no size would (or the listed sizes seat them)."""
+    dealable = rules.dealable_sizes
+    if not dealable or players < MIN_TABLE:
+        return None
+    try:
+        seat_sizes(players, rules.table_size, dealable)
+    except SeatingError:
+        pass
+    else:
+        return None
+    candidates = sorted(
+        (n for n in range(MIN_TABLE, MAX_TABLE + 1) if n not in dealable and rules.deals(n)),
+        key=lambda n: (min(abs(n - d) for d in dealable), n),
+    )
+    for size in candidates:
+        try:
+            seat_sizes(players, rules.table_size, (*dealable, size))
+        except SeatingError:
+            continue
+        return size
+    return None
+
+
+class SizeNeeded(SeatingError):
+    """The players cannot be seated at the sizes the rule set lists, and a table of ``size``,
+    allowed for the stage, would seat them: the message says so."""
+
+    def __init__(self, message: Message, size: int):
+        super().__init__(message)
+        self.size = size
+
+
+def with_size_to_allow(
+    error: SeatingError, players: int, rules: RuleSet, stage: str
+) -> SeatingError:
+    """``error`` (the ``players`` of ``stage`` cannot be seated under ``rules``) with what the
+    director can do: allow, for this stage, a table size that would seat them
+    (``size_to_allow``); ``error`` itself when none would."""
+    size = size_to_allow(players, rules)
+    if size is None:
+        return error
+    return SizeNeeded(
+        Message(
+            "%(why)s Allow tables of %(size)s for %(stage)s: each of their players draws "
+            "%(tiles)s tiles.",
+            why=error.args[0],
+            size=size,
+            stage=stage,
+            tiles=rules.tiles_for(size),
+        ),
+        size,
     )
 
 

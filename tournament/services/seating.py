@@ -19,15 +19,19 @@ from tournament.game.finals import stage_tables
 from tournament.game.formats import CUMULATIVE_FINAL
 from tournament.game.message import Message
 from tournament.game.seating import (
+    DivisionsNotSeated,
     SeatingError,
+    SizeNeeded,
     deal,
     rebalance,
     seatable_divisions,
     seeded,
     sizes_after_change,
+    with_size_to_allow,
 )
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Stage, StageKind, Table
+from tournament.text import translated
 
 
 def _played(tables) -> int:
@@ -38,17 +42,45 @@ def _played(tables) -> int:
 
 def _sizes_for(stage: Stage, count: int) -> list[int]:
     """Game 1 at balanced tables; a stage seated from advancers that one Final table holds
-    (up to 6 or more with that option) at one table (tournament/game/finals.py)."""
-    event = stage.event
-    if event.format.kind == CUMULATIVE_FINAL and stage.kind == StageKind.FINAL:
-        if not event.rules.can_deal(count):
-            raise SeatingError(
-                _("A Final of %(n)s cannot be dealt at one table under this event's rules.")
-                % {"n": count}
-            )
-        return [count]  # the cut's players, ties included while they can be dealt
-    seeded = stage.kind != StageKind.QUALIFYING
-    return stage_tables(count, event.rules, event.finals_options, seeded=seeded)
+    (up to 6 or more with that option) at one table (tournament/game/finals.py). At the sizes
+    the rule set lists, and the one a director allowed for the stage (``Stage.rules``); when
+    they cannot seat everyone, the refusal names a size to allow (``SizeNeeded``)."""
+    event, rules = stage.event, stage.rules
+    try:
+        if event.format.kind == CUMULATIVE_FINAL and stage.kind == StageKind.FINAL:
+            if not rules.can_deal(count):
+                raise SeatingError(
+                    Message(
+                        "A Final of %(n)s cannot be dealt at one table under this event's rules.",
+                        n=count,
+                    )
+                )
+            return [count]  # the cut's players, ties included while they can be dealt
+        seeded = stage.kind != StageKind.QUALIFYING
+        return stage_tables(count, rules, event.finals_options, seeded=seeded)
+    except SeatingError as error:
+        raise with_size_to_allow(error, count, rules, stage.title) from None
+
+
+def allow_size(stage: Stage, size: int | None, user=None) -> None:
+    """A director allows tables of ``size`` for ``stage`` (their players draw as
+    ``RuleSet.tiles_for`` says), for the seating about to be drawn: kept with the stage, for
+    its moves, withdrawals and late arrivals too. Nothing when ``size`` is None or listed."""
+    if size is None:
+        return
+    rules = stage.event.rules
+    if not rules.deals(size):
+        raise SeatingError(
+            _("A table of %(n)s players cannot be dealt under this event's rules.") % {"n": size}
+        )
+    # Read again under the event's lock (the caller's): another director may have allowed it.
+    allowed = Stage.objects.filter(pk=stage.pk).values_list("allowed_size", flat=True).get()
+    if rules.can_deal(size) or allowed == size:
+        stage.allowed_size = allowed
+        return
+    stage.allowed_size = size
+    Stage.objects.filter(pk=stage.pk).update(allowed_size=size)
+    log_action(stage.event, "stage.size_allowed", user, stage=stage, size=size)
 
 
 @dataclass
@@ -58,6 +90,7 @@ class Draw:
 
     tables: list[Table]
     left_out: list[Message] = field(default_factory=list)
+    size_to_allow: int | None = None  # a size that, allowed, would seat a division left out
 
 
 @transaction.atomic
@@ -72,6 +105,7 @@ def seat_stage(
     leave_out: bool = False,
     arrange: Callable[[list[Player], list[int]], list[list[Player]]] | None = None,
     strength: Mapping[int, float] | None = None,
+    allow: int | None = None,
 ) -> Draw:
     """Seat ``players`` at balanced random tables, division by division; replaces any seating.
 
@@ -91,6 +125,10 @@ def seat_stage(
     by their id, higher stronger, as the ratings (scoring's) give it; each division is dealt
     in a snake draft by strength, unrated players after the rated ones in a random order
     (tournament/game/seating.py ``seeded``). The history entry says how many were rated.
+
+    ``allow``: a table size the rule set does not list, allowed for this stage by the
+    director (``allow_size``) when the listed sizes cannot seat its players; the refusal of a
+    draw that cannot seat them names such a size (``SizeNeeded``).
     """
     stage.event.locked()
     earlier = claim(key, user)
@@ -99,13 +137,27 @@ def seat_stage(
     list(Table.objects.select_for_update().filter(stage=stage))
     if _played(Table.objects.filter(stage=stage)):
         raise SeatingError(_("Rounds have been entered at this stage: move players one by one."))
+    allow_size(stage, allow, user)
     players = list(players)
     by_division: dict[str, list[Player]] = {}
     for p in sorted(players, key=lambda p: p.pk):
         by_division.setdefault(p.division, []).append(p)
     groups = {division: len(by_division[division]) for division in sorted(by_division)}
+    needed: list[int] = []  # the sizes that would seat a division that cannot be seated
+
+    def sizes_for(count: int) -> list[int]:
+        try:
+            return _sizes_for(stage, count)
+        except SizeNeeded as error:
+            needed.append(error.size)
+            raise
+
     if leave_out:
-        sized, left_out = seatable_divisions(groups, lambda count: _sizes_for(stage, count))
+        try:
+            sized, left_out = seatable_divisions(groups, sizes_for)
+        except DivisionsNotSeated as error:
+            error.size = needed[0] if needed else None
+            raise
     else:
         sized, left_out = {d: _sizes_for(stage, count) for d, count in groups.items()}, []
     plan = []
@@ -150,7 +202,7 @@ def seat_stage(
         seeding = {"rated": sum(pk in strength for pk in drawn), "players": len(drawn)}
     log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables), **seeding)
     settle(key, tables=len(tables))
-    return Draw(tables, left_out)
+    return Draw(tables, left_out, needed[0] if needed else None)
 
 
 @transaction.atomic
@@ -171,7 +223,7 @@ def move_player(stage: Stage, player: Player, table: Table, user=None) -> Seat:
                 "leave a player without scores."
             )
         )
-    rules = stage.event.rules
+    rules = stage.rules
     left_behind = Seat.objects.filter(table_id=seat.table_id).count() - 1
     if left_behind and not rules.can_deal(left_behind):
         raise SeatingError(
@@ -244,8 +296,11 @@ def _rebalance_stage(stage: Stage, division: str) -> int:
     if count == 0:
         Table.objects.filter(pk__in=[t.pk for t in tables]).delete()
         return 0
-    rules = stage.event.rules
-    sizes = sizes_after_change(count, len(tables), rules.table_size, rules.dealable_sizes)
+    rules = stage.rules
+    try:
+        sizes = sizes_after_change(count, len(tables), rules.table_size, rules.dealable_sizes)
+    except SeatingError as error:
+        raise with_size_to_allow(error, count, rules, stage.title) from None
     plan = rebalance(seated, sizes)
     moved = 0
     for table, planned in zip(tables, plan, strict=True):
@@ -304,7 +359,23 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
             }
         else:
             seat.delete()
-            moved = _rebalance_stage(seat.stage, player.division)
+            try:
+                with transaction.atomic():
+                    moved = _rebalance_stage(seat.stage, player.division)
+            except SeatingError as why:
+                # The others cannot be rebalanced at the sizes listed (12 at tables of 6 to 8
+                # leave 11): the withdrawal stands, the tables stay as they are, and the
+                # director is told what to do (allow a size for the stage, on its seating page).
+                done = _(
+                    "%(p)s is removed from table %(t)s of %(s)s; the tables stay as they are: "
+                    "%(why)s"
+                ) % {
+                    "p": player.name,
+                    "t": seat.table.number,
+                    "s": seat.stage.title,
+                    "why": translated(why),
+                }
+                continue
             done = ngettext(
                 "%(p)s is removed from the seating of %(s)s; tables rebalanced "
                 "(%(m)s player moved).",
@@ -366,7 +437,7 @@ def seat_late_arrival(
             % {"t": table.number, "p": player}
         )
     size = table.seats.filter(left_after__isnull=True).count() + 1
-    if not event.rules.can_deal(size):
+    if not stage.rules.can_deal(size):
         raise SeatingError(
             _("Table %(t)s would seat %(n)s, which this rule set cannot deal.")
             % {"t": table.number, "n": size}

@@ -157,7 +157,7 @@ class TimedGame:
 def play_timed_game(
     rules: RuleSet,
     engines: Sequence[int],
-    players: int,
+    players: int | Sequence[int],
     rng: random.Random,
     minutes_per_round: float,
     limit: float | None = None,
@@ -165,12 +165,15 @@ def play_timed_game(
 ) -> TimedGame:
     """Play a table's game of ``engines``: ``rounds`` rounds if given, else those that fit in
     ``limit`` minutes under the rule set's round-in-progress rule (all of them if ``None``).
-    The starter rotates from seat 0 (NVSO C)."""
+    ``players``: the table's size, or the players of each round when they change (a late
+    arrival joins, a player withdraws): each round is dealt to those who play it, in seat
+    order. The starter rotates from seat 0 (NVSO C)."""
     minutes = round_minutes(rng, minutes_per_round, len(engines))
     if rounds is None:
         rounds = rounds_in_time(minutes, limit, rules.round_in_progress)
+    sizes = [players] * len(engines) if isinstance(players, int) else list(players)
     played = [
-        play_round(rules, engines[i], players, rng, starter=i % players)
+        play_round(rules, engines[i], sizes[i], rng, starter=i % sizes[i])
         for i in range(min(rounds, len(engines)))
     ]
     return TimedGame(minutes, played)

@@ -47,8 +47,11 @@ def hand_pips(hand: Iterable[Tile], double_blank_points: int = 0) -> int:
 
 
 def tiles_to_draw(rules: RuleSet, players: int) -> int:
-    """Tiles each player draws at a table of ``players`` (the rule set's chart)."""
-    if not rules.can_deal(players):
+    """Tiles each player draws at a table of ``players``: the rule set's chart, or for a size
+    it does not list (a playoff, a table a withdrawal left smaller) the deal of
+    ``RuleSet.tiles_for``."""
+    drawn = rules.tiles_for(players)
+    if drawn is None:
         sizes = ", ".join(map(str, rules.dealable_sizes))
         raise DealError(
             Message(
@@ -57,7 +60,7 @@ def tiles_to_draw(rules: RuleSet, players: int) -> int:
                 sizes=sizes or Message("no size"),
             )
         )
-    return rules.tiles_drawn[players]
+    return drawn
 
 
 def deal(
