@@ -42,6 +42,17 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def english_first():
+    """Each test starts in the site's language: a request made in French by an earlier test
+    of the same worker leaves its thread's language French (Django activates a request's
+    language and never deactivates it)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def empty_cache():
     """Each test starts with empty caches: a rolled-back test's row ids are used again."""
     from django.core.cache import caches

@@ -12,7 +12,7 @@ from django.utils import translation
 from scoring.eventfile import export_event, import_event
 from scoring.lists import place_text
 from scoring.results import AdvanceError
-from scoring.services.archive import link_same_person
+from scoring.services.archive import PersonRefusal, link_same_person
 from scoring.services.stages import close_stage, keep_seating, seat_next_stage
 from tests.factories import make_event, make_players, play, seat
 from tests.test_translations import pdf_text, visible_text
@@ -257,7 +257,7 @@ def test_a_final_of_too_many_players_is_refused_in_french(director):
 def test_linking_two_players_of_one_event_is_refused_in_french(director):
     event = make_event(director, slug="link")
     a, b = make_players(event, count=2)
-    assert refused(lambda: link_same_person(a, b, director)) == (
+    assert refused(lambda: link_same_person(a, b, director), PersonRefusal) == (
         "Deux joueurs d'un même tournoi sont deux personnes."
     )
 
