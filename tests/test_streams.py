@@ -281,3 +281,67 @@ def test_ending_every_stream_never_waits_on_the_hubs_lock(hub):
         threading.Thread(target=lambda: (hub.end_all(), ended.set()), daemon=True).start()
         assert ended.wait(30)
     assert list(response.lines) == []  # the stream ended
+
+
+def test_a_stream_asked_while_the_process_stops_is_refused(hub):
+    """The worker's stop ends every stream; one asked for afterwards (a connection the pool
+    still had to serve) would hold the stopping process: it is told to ask instead."""
+    first = opened(STANDINGS)
+    hub.end_all()
+    assert list(first.lines) == []  # ended
+    assert Client().get("/e/spring/stream/", held(STANDINGS)).status_code == 204
+
+
+def test_ctrl_c_and_the_masters_quick_stop_end_the_worker_whatever_it_holds(hub):
+    """Ctrl+C reaches the hall's worker (SIGINT) and its master's quick stop (SIGQUIT) right
+    after. gunicorn's own handler shut its thread pool down from the signal handler: a signal
+    arriving while the worker's main thread held the pool's lock (handing it a connection, or
+    the first signal's shutdown under way) waited on that lock for ever, and `make hall` never
+    ended (tests/test_hall.py, one run in five). The hall's handlers end the streams and the
+    process without the pool's lock, and the second signal does nothing more."""
+    import signal
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+
+    from gunicorn.workers.gthread import ThreadWorker
+
+    from tournament import hall_server
+
+    kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGTERM)}
+    worker = ThreadWorker.__new__(ThreadWorker)  # what the hook and the handlers use of one
+    worker.alive, worker.tpool = True, ThreadPoolExecutor(1)
+    worker.cfg = SimpleNamespace(worker_int=lambda w: None)
+    stream = opened(STANDINGS)
+    outcome, finished = [], threading.Event()
+
+    def interrupted():
+        """The main thread, interrupted by both signals while it holds the pool's lock."""
+        try:
+            with worker.tpool._shutdown_lock:
+                try:
+                    signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+                except SystemExit:
+                    outcome.append("exit")
+                signal.getsignal(signal.SIGQUIT)(signal.SIGQUIT, None)
+                outcome.append("second signal returned")
+        except SystemExit:
+            outcome.append("exit again")
+        finally:
+            finished.set()
+
+    try:
+        for number in (signal.SIGINT, signal.SIGQUIT):  # as gunicorn's worker sets them
+            signal.signal(number, worker.handle_quit)
+        signal.signal(signal.SIGTERM, worker.handle_exit)
+        hall_server.post_worker_init(worker)
+        threading.Thread(target=interrupted, daemon=True).start()
+        assert finished.wait(30), "the worker's stop waited on its pool's lock"
+        assert outcome == ["exit", "second signal returned"]
+        assert worker.alive is False
+        assert list(stream.lines) == []  # the stream ended
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)
+        if finished.is_set():  # else its lock is held by the thread stuck on it
+            worker.tpool.shutdown()

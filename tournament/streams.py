@@ -150,6 +150,7 @@ class Hub:
         self.questions: dict[tuple, Question] = {}  # (page, version, states) -> question
         self.where: dict[Stream, tuple] = {}  # stream -> its question's key
         self.thread: threading.Thread | None = None
+        self.stopping = False  # the process stops: no new stream
         self.handler: WSGIHandler | None = None
         # What the thread did and the CPU it took (make bench): beats, and the checks asked
         self.ticks, self.spent, self.checks, self.checking = 0, 0.0, 0, 0.0
@@ -161,7 +162,7 @@ class Hub:
         """A new stream on ``page`` for a phone holding ``version`` and ``states``; None when
         this process already serves ``LIVE_STREAMS``."""
         with self.lock:
-            if len(self.where) >= settings.LIVE_STREAMS:
+            if self.stopping or len(self.where) >= settings.LIVE_STREAMS:
                 return None
             stream = Stream(self)
             key = (page, version, states)
@@ -269,7 +270,8 @@ class Hub:
         """Every stream ended (the process stops). Called from a signal handler, so without
         the hub's lock: the handler may have interrupted the very frame that holds it (a
         second signal while the first one's call runs: Ctrl+C reaches the worker and its
-        master's quick stop follows)."""
+        master's quick stop follows). A stream asked for afterwards is refused (204)."""
+        self.stopping = True
         for stream in list(self.where):  # one step under the GIL: a copy as it stands
             stream.messages.put(None)
 
