@@ -163,6 +163,65 @@ def test_the_processes_of_a_site_render_each_beat_once(hub, director_client, mon
     assert json.loads(next(first.lines)[len(b"data: ") :]) == answer
 
 
+@pytest.fixture
+def redis_live(settings):
+    """The live cache in Redis (CACHE_URL=redis://..., as a hosted site runs), under a key
+    prefix of this test's own."""
+    import uuid
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "live": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/0",
+            "KEY_PREFIX": f"test-streams-{uuid.uuid4().hex}",
+        },
+    }
+    streams.shared.cache_clear()
+    yield caches["live"]
+    caches["live"].clear()
+    streams.shared.cache_clear()
+
+
+def test_the_servers_of_a_hosted_site_share_each_beats_answers_through_redis(
+    hub, redis_live, director_client, monkeypatch
+):
+    """Two application servers on two machines (two hubs, no folder in common): the second
+    reads the first's answer from Redis instead of rendering the page again, and sends its
+    phones the same message."""
+    assert isinstance(streams.shared(), streams.CacheShared)
+    first = opened(STANDINGS)
+    second_hub = streams.Hub(start=False)
+    monkeypatch.setattr(streams, "_hub", second_hub)
+    second = opened(STANDINGS)
+    asked_first, asked_second = counted(hub, monkeypatch), counted(second_hub, monkeypatch)
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.tick(7)
+    LiveCheckMiddleware.kept.clear()  # the second server's own memory
+    second_hub.tick(7)
+    assert len(asked_first) == 1 and asked_second == []
+    assert next(first.lines) == next(second.lines)
+    assert any(b"live-answer:" in key for key in redis_live._cache.get_client().keys("*"))
+
+
+def test_redis_gone_each_server_renders_its_own_answers(hub, settings, director_client):
+    """The cache service unreachable: the beat goes on, each process rendering for itself."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "live": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",  # nothing listens there
+        },
+    }
+    streams.shared.cache_clear()
+    kept = streams.shared()
+    assert isinstance(kept, streams.CacheShared)
+    assert kept.read("anything.1") is None
+    with kept.lock("page"):
+        kept.write("anything.1", ("k",), b"{}", {})
+    streams.shared.cache_clear()
+
+
 def test_a_page_gone_ends_its_streams(hub, director_client):
     response = opened(TABLE_1)
     Table.objects.filter(stage__number=1, number=1).update(number=9)

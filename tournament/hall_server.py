@@ -12,9 +12,8 @@ unwritten, and the last ones before a stop.
 
 import logging
 import os
-import signal
-import sys
 
+from tournament.gunicorn_hooks import post_worker_init  # noqa: F401 (a hook gunicorn reads)
 from tournament.hall import bind_port, given_addresses, hall_urls, in_container
 
 bind = [os.environ.get("HOST") or "0.0.0.0:8000"]  # noqa: S104 (the hall's network)
@@ -80,37 +79,6 @@ def when_ready(server):
         "",
     ]
     print("\n".join(lines), flush=True)
-
-
-def post_worker_init(worker):
-    """A worker told to stop ends its phones' streams first: they would otherwise hold it for
-    the whole graceful timeout (the phones open them again on the next server).
-
-    Ctrl+C reaches the worker (SIGINT) and its master's quick stop (SIGQUIT) follows at once:
-    the second signal is ignored, and neither calls gunicorn's own quick stop, which shuts its
-    thread pool down from within the signal handler: a handler run while the worker's main
-    thread holds the pool's lock (handing it a connection, or the first handler's shutdown)
-    waited for that lock for ever, and the hall with it."""
-    from tournament.streams import hub
-
-    stop = signal.getsignal(signal.SIGTERM)
-
-    def end_streams(signum, frame):
-        hub().end_all()
-        if callable(stop):
-            stop(signum, frame)
-
-    def quit_now(signum, frame):
-        if not worker.alive:
-            return  # already stopping
-        worker.alive = False
-        hub().end_all()
-        # The pool's threads end their requests and are joined as the process exits.
-        sys.exit(0)
-
-    signal.signal(signal.SIGTERM, end_streams)
-    signal.signal(signal.SIGINT, quit_now)
-    signal.signal(signal.SIGQUIT, quit_now)
 
 
 def on_exit(server):

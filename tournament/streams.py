@@ -17,9 +17,11 @@ What it costs does not grow with the phones. One ``Hub`` per process follows eve
 - a page is asked at most once a beat (the polling phones' interval: every change still shows
   within it), so that a round saved every second across the hall renders the standings once
   in three seconds, not three times;
-- the site's processes on one machine share each beat's answers (``Shared``: files in a
-  folder of their own): the first to ask a question renders it, the others read its answer
-  and the states it gave, so that each version is rendered once for the whole server.
+- the site's processes share each beat's answers: the first to ask a question renders it, the
+  others read its answer and the states it gave, so that each version is rendered once for
+  the whole site. On one machine through files in a folder of their own (``Shared``); on a
+  hosted site whose cache is Redis (``CACHE_URL``), through Redis (``CacheShared``): every
+  application server on every machine.
 
 Each stream holds one of the server's threads: a process serves ``LIVE_STREAMS`` of them
 (tournament/hall_server.py gives it that many threads more), and answers 204 beyond, as it
@@ -408,6 +410,56 @@ class Shared:
                     os.unlink(entry.path)
 
 
+class CacheShared:
+    """The answers shared through the cache service (Redis), as ``Shared`` shares them in a
+    folder: every process of the site on every machine reads the answer the first one wrote.
+    Each answer is kept three beats (``forget`` has nothing to do); a page's lock is Redis's
+    own, given up after ``LOCK_SECONDS`` by a process that died holding it. Redis unreachable:
+    each process renders its own answers (the pages' cache fails the same way)."""
+
+    LOCK_SECONDS = 10
+
+    def __init__(self, cache):
+        self.cache = cache
+
+    @contextmanager
+    def lock(self, name: str):
+        try:
+            client = self.cache._cache.get_client(write=True)
+            held = client.lock(
+                self.cache.make_key(f"live-lock:{name}"),
+                timeout=self.LOCK_SECONDS,
+                blocking_timeout=self.LOCK_SECONDS,
+            )
+            got = held.acquire()
+        except Exception:  # noqa: BLE001 (the answer is rendered here all the same)
+            log.warning("The live answers' lock in the cache failed", exc_info=True)
+            got = False
+        try:
+            yield
+        finally:
+            if got:
+                with suppress(Exception):  # expired meanwhile: another process has it
+                    held.release()
+
+    def read(self, name: str) -> tuple[tuple, bytes, dict[str, live.State]] | None:
+        try:
+            return self.cache.get(f"live-answer:{name}")
+        except Exception:  # noqa: BLE001
+            log.warning("The live answers' cache could not be read", exc_info=True)
+            return None
+
+    def write(self, name: str, key: tuple, body: bytes, states: dict[str, live.State]) -> None:
+        seconds = 3 * settings.LIVE_REFRESH_SECONDS
+        try:
+            self.cache.set(f"live-answer:{name}", (tuple(key), body, states), seconds)
+        except Exception:  # noqa: BLE001
+            log.warning("The live answers' cache could not be written", exc_info=True)
+
+    def forget(self, before: int) -> None:
+        """Nothing: the cache forgets each answer by itself."""
+
+
 _hub = Hub()
 
 
@@ -416,9 +468,12 @@ def hub() -> Hub:
 
 
 @lru_cache(maxsize=1)
-def shared() -> Shared:
-    """The folder of this site's shared answers: one per database, in the machine's temporary
+def shared() -> Shared | CacheShared:
+    """Where this site's processes share their answers: the cache service when it is Redis
+    (shared by every machine), else a folder, one per database, in the machine's temporary
     folder (``LIVE_SHARED_DIR`` to choose another)."""
+    if settings.CACHES["live"]["BACKEND"].endswith(".RedisCache"):
+        return CacheShared(live_cache())
     database = settings.DATABASES["default"]
     site = live.digest(repr((database["ENGINE"], database["NAME"], database.get("HOST", ""))))
     folder = getattr(settings, "LIVE_SHARED_DIR", "") or tempfile.gettempdir()

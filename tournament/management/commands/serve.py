@@ -42,6 +42,7 @@ def web_command() -> list[str]:
         *[sys.executable, "-m", "gunicorn", "tournament.wsgi"],
         *["--bind", bind, "--workers", workers, "--threads", str(threads)],
         *["--worker-class", "gthread", "--timeout", "60", "--graceful-timeout", "20"],
+        *["--config", "python:tournament.gunicorn_hooks"],
         "--control-socket-disable",
     ]
 
