@@ -620,3 +620,34 @@ def test_the_bracket_and_results_are_accessible_on_a_phone(
         b.settle([page])
         assert page.evaluate("window.__a11yState") == "done"
         assert page.locator("table.cumulative-table tbody tr[data-player]").count() == 12
+
+
+@pytest.mark.parametrize("language, label", [("fr", ["12", "ex."]), ("en", ["T12"])])
+def test_a_shared_place_on_the_bracket_pdf_stands_apart_from_the_name(
+    director, client, language, label
+):
+    """Issue 45 item 11: a place shared at 12th ("12 ex." in French) was wider than the place's
+    column and ran into the player's name. It stays on its player's line, left of the names'
+    column, which every row shares."""
+    event = cumulative_event(director, "twelfth", 13, games=3)
+    players = names(13)
+    totals = dict(zip(players, [*range(100, 111), 140, 140], strict=True))  # 12th and 13th tie
+    game1 = seat(event)
+    for table in Table.objects.filter(stage=game1):
+        play_totals(table, totals)
+    close_and_seat(game1, director)
+    pdf = client.get("/e/twelfth/bracket.pdf", HTTP_ACCEPT_LANGUAGE=language).content
+    lines = pdf_lines(pdf)
+    first = {p.split()[0] for p in players}
+
+    def name_left(line) -> float | None:
+        found = [w for w in line if w["text"].replace("▸", "") in first]
+        return found[0]["x0"] if found else None
+
+    columns = {round(x) for x in map(name_left, lines) if x is not None}
+    assert len(columns) == 1, columns  # every name starts at the names' column
+    shared = [line for line in lines if [w["text"] for w in line[: len(label)]] == label]
+    assert len(shared) == 2, [" ".join(w["text"] for w in line) for line in lines]
+    for line in shared:
+        place_end, name_start = line[len(label) - 1]["x1"], name_left(line)
+        assert name_start is not None and place_end + 2 <= name_start, line

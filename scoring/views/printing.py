@@ -466,6 +466,7 @@ class BracketPdfView(PdfMixin, BracketView):
 
 _DIGIT_EM = 0.7  # a bold digit of DejaVu Sans, about
 _MARK_EM = 0.8 * 0.78  # a character of a mark (0.8 em, bold capitals), about
+_PLACE_CHAR_EM = 0.64  # a character of a place ("12 ex."), a bold digit's width at most
 _BOARD_GAP_EM = 0.8  # after each column of the table (print/_board_style.html)
 _BOARD_HEAD_LINES = 6.5  # event, title, medal line, legend
 # A landscape page less print.css's margins (pt), by its CSS size (scoring.printing.page_size).
@@ -519,6 +520,13 @@ class BoardLayout:
     def span(self) -> int:
         """The table's columns: place, player, the marks (when any) and the numbers."""
         return 2 + (1 if self.marks_em else 0) + self.numbers
+
+
+def _place_em(board) -> float:
+    """The place's column: its heading, or the widest place ("12 ex.", "T12") on one line
+    beside the name, never over it."""
+    widest = max((len(str(r.place)) for r in board.rows), default=0)
+    return max(2.8, widest * _PLACE_CHAR_EM + 0.5)
 
 
 def _board_widths(board) -> tuple[float, float, float]:
@@ -591,11 +599,14 @@ def board_layout(board, later, paper: str, pages: int = 1, columns=None) -> Boar
         for count in (columns,) if columns else range(1, 7):
             for top in (False, True) if later else (False,):
                 layout = BoardLayout(size, count, name_em, number_em, marks_em, numbers)
-                layout = replace(layout, later_top=top)
+                layout = replace(layout, later_top=top, place_em=_place_em(board))
                 if _board_fits(board, later, layout, width / size, lines):
                     return layout
     return BoardLayout(
-        _BOARD_RUN_ON, 1, name_em, number_em, marks_em, numbers, run_on=True, later_top=True
+        *(_BOARD_RUN_ON, 1, name_em, number_em, marks_em, numbers),
+        run_on=True,
+        later_top=True,
+        place_em=_place_em(board),
     )
 
 
@@ -620,7 +631,9 @@ def results_board_layout(board, paper: str) -> BoardLayout:
     """The table on the results' portrait pages: 10 pt, smaller when many games make it wider
     than the page (never below 5 pt), running on over pages."""
     name_em, number_em, marks_em = _board_widths(board)
-    layout = BoardLayout(10.0, 1, name_em, number_em, marks_em, board.numbers, run_on=True)
+    layout = BoardLayout(
+        10.0, 1, name_em, number_em, marks_em, board.numbers, run_on=True, place_em=_place_em(board)
+    )
     width = _PORTRAIT_WIDTH.get(paper, _PORTRAIT_WIDTH["letter"])
     size = max(min(10.0, math.floor(width / layout.table_em * 10) / 10), 5.0)
     return replace(layout, size=size)
