@@ -191,6 +191,34 @@ def test_a_format_that_cannot_be_played_is_refused_with_its_reason(director_clie
     assert not Event.objects.filter(name="Club Night").exists()
 
 
+def test_a_club_moves_two_up_and_two_down_at_tables_of_4_with_a_table_of_3(director_client):
+    """Issue 45 item 8: NVSO's rules deal tables of 2 to 5, so "2 up and 2 down" was refused
+    ("at tables of 3") though the club plays at tables of 4. k is checked against the usual
+    table: the event is made; 11 players sit 4, 4 and 3; at the table of 3 one moves each way,
+    and Game 2 seats everyone once at the same sizes."""
+    event = create(
+        director_client,
+        format_kind="cumulative",
+        format_games=2,
+        format_reseat="progressive",
+        format_move=2,
+    )
+    assert event.format.move == 2
+    make_players(event, names(11))
+    game1 = seat_game_1(director_client, event)
+    before = tables_of(game1)
+    assert sorted(map(len, before)) == [3, 4, 4]
+    totals = {f"P{i}": 10 + i for i in range(1, 12)}
+    play_game(director_client, game1, totals)
+    close(director_client, game1)
+    after = tables_of(event.stages.get(number=2))
+    assert sorted(map(len, after)) == [3, 4, 4]
+    assert sorted(n for t in after for n in t) == sorted(names(11))
+    ranked = [sorted(t, key=lambda n: totals[n]) for t in before]
+    assert set(ranked[1][:2]) <= set(after[0])  # table 2's two lowest went up
+    assert set(ranked[0][-2:]) <= set(after[1])  # table 1's two highest went down
+
+
 def test_the_standings_read_model_adds_each_game_and_marks_a_withdrawn_player(director_client):
     from scoring.cumulative import cumulative_standings
 
