@@ -41,6 +41,14 @@ About a minute and a half; ``--hall`` runs only it (``python -m tests.bench_hall
 
     .venv/bin/python -m tests.bench --hall
 
+``--hosted`` runs instead the push on a hosted site (issue 48 item 3, tests/bench_hosted.py):
+two application servers as the README deploys them, on PostgreSQL (DATABASE_URL, else the
+local server) and Redis, 2,000 phones on a 1,000-player event while a round is saved every
+second: each server's CPU per 300 phones and the time from a save to every phone showing it.
+About two minutes; not part of the default run (it needs PostgreSQL and Redis).
+
+    .venv/bin/python -m tests.bench --hosted
+
 ``--event-files`` times instead the import of the event files of tests/eventfile_samples.py:
 the two that once held a worker (1,000 unplayed playoffs; a 98 KB engine list), refused, and
 a large valid one (``--players``, 100,000 by default: about 17 MB), read and written.
@@ -126,6 +134,9 @@ def parse_args(argv=None):
     )
     parser.add_argument(
         "--hall", action="store_true", help="only the hall during play (issue 32 item 4)"
+    )
+    parser.add_argument(
+        "--hosted", action="store_true", help="only push on a hosted site (issue 48 item 3)"
     )
     return parser.parse_args(argv)
 
@@ -319,6 +330,10 @@ def event_files(players: int) -> None:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.hosted:
+        from tests.bench_hosted import main as hosted_bench
+
+        return hosted_bench([])
     with tempfile.TemporaryDirectory(prefix="mt-bench-") as tmp:
         old_name = setup_django(Path(tmp))
         try:
