@@ -34,7 +34,6 @@ for themselves (``POLL``) and ends the streams: live.js opens one again later.
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import io
 import json
@@ -42,8 +41,6 @@ import logging
 import os
 import queue
 import re
-import stat
-import tempfile
 import threading
 import time
 from contextlib import contextmanager, suppress
@@ -64,6 +61,7 @@ from django.views.decorators.cache import never_cache
 
 from tournament import live
 from tournament.caching import LIVE_STATE_SECONDS, live_cache, shared_reads
+from tournament.folders import own_folder, runtime_folder
 from tournament.models import Event, Table
 from tournament.security import client_ip
 
@@ -492,40 +490,6 @@ class Shared:
             if beat.isdigit() and int(beat) < before:
                 with suppress(FileNotFoundError):  # another process's hub forgot it first
                     os.unlink(name, dir_fd=self.fd)
-
-
-def own_folder(path: Path) -> int:
-    """``path``, made if missing, opened as this user's own folder (its descriptor): never
-    through a symbolic link (``O_NOFOLLOW``), and only when this user owns it and no one
-    else may enter it (0700). OSError otherwise."""
-    with suppress(FileExistsError):
-        os.mkdir(path, 0o700)
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    found = os.fstat(fd)
-    if found.st_uid != os.getuid() or stat.S_IMODE(found.st_mode) != 0o700:
-        os.close(fd)
-        raise PermissionError(errno.EACCES, "another user's, or open to others", str(path))
-    return fd
-
-
-def runtime_folder() -> Path:
-    """Where this user's running site keeps its own files: the session's runtime folder
-    (``XDG_RUNTIME_DIR``, /run/user/<uid>: this user's alone) when there is one, else the
-    machine's temporary folder."""
-    given = os.environ.get("XDG_RUNTIME_DIR", "")
-    if given and os.path.isabs(given):
-        try:
-            found = os.lstat(given)
-        except OSError:
-            pass
-        else:
-            if (
-                stat.S_ISDIR(found.st_mode)
-                and found.st_uid == os.getuid()
-                and not found.st_mode & 0o077
-            ):
-                return Path(given)
-    return Path(tempfile.gettempdir())
 
 
 _hub = Hub()
