@@ -16,7 +16,13 @@ import pytest
 from scoring.services.table_entry import TRIES_PER_HOUR
 from tests.hall import Hall, Phone
 from tests.test_hall_code_limit import OPEN_A_TABLE
-from tournament.hall_front import CLIENT_CONNECTIONS, HEAD_SECONDS
+from tournament.hall_front import (
+    CLIENT_CONNECTIONS,
+    HEAD_SECONDS,
+    NotTaken,
+    parse_head,
+    proxy_line,
+)
 
 ATTACKER, NEIGHBOUR = "127.0.0.2", "127.0.0.3"
 STREAMS = 420  # as the audit: every stream of both of gunicorn's processes (2 x 200)
@@ -155,3 +161,36 @@ def test_each_client_is_told_apart_by_its_own_address_whatever_its_headers_say(h
     assert liar.get(f"/t/{code}/", {"X-Forwarded-For": "10.9.9.9"})[0].status == 429
     assert liar.get(f"/t/{code}/", {"X-Real-IP": "10.9.9.8"})[0].status == 429
     assert Phone(hall.port, source="127.0.0.6").get(f"/t/{code}/")[0].status == 200
+
+
+def test_the_proxy_line_names_the_client_as_it_connected():
+    assert proxy_line(("192.168.1.23", 50123), ("192.168.1.20", 8000)) == (
+        b"PROXY TCP4 192.168.1.23 192.168.1.20 50123 8000\r\n"
+    )
+    # An IPv4 phone on a socket that listens on IPv6 too ([::]:8000)
+    assert proxy_line(
+        ("::ffff:192.168.1.23", 50123, 0, 0), ("::ffff:192.168.1.20", 8000, 0, 0)
+    ) == (b"PROXY TCP4 192.168.1.23 192.168.1.20 50123 8000\r\n")
+    assert proxy_line(("fd00::23", 50123, 0, 0), ("fd00::20", 8000, 0, 0)) == (
+        b"PROXY TCP6 fd00::23 fd00::20 50123 8000\r\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("head", "status"),
+    [
+        (b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411),
+        (b"POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400),
+        (b"POST / HTTP/1.1\r\nContent-Length: -5\r\n\r\n", 400),
+        (b"POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", 413),
+        (b"GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400),
+        (b"GET / HTTP/2.0\r\n\r\n", 400),
+        (b"GET /\r\n\r\n", 400),
+        (b"G\xc3\xa9T / HTTP/1.1\r\n\r\n", 400),
+    ],
+)
+def test_a_request_the_front_cannot_take_as_sent_is_answered_its_status(head, status):
+    with pytest.raises(NotTaken) as taken:
+        parse_head(head)
+    assert taken.value.status == status
