@@ -41,8 +41,10 @@ run: install translations
 
 STATIC_DIR = $(or $(STATIC_ROOT),staticfiles)
 
-# The laptop serves the hall's network: gunicorn (threads), DEBUG off, plain HTTP, a secret key
-# kept in .hall-secret-key, backups into BACKUP_DIR (default backups/), the laptop's time zone.
+# The laptop serves the hall's network: a front that takes each request whole and serves the
+# phones' streams (tournament/hall_front.py) before gunicorn (threads), DEBUG off, plain HTTP,
+# a secret key kept in .hall-secret-key, backups into BACKUP_DIR (default backups/), the
+# laptop's time zone.
 hall: export DEBUG = 0
 hall: export HALL = 1
 hall: export TIME_ZONE ?= local
@@ -50,7 +52,7 @@ hall: export HOST ?= 0.0.0.0:8000
 hall: install translations $(STATIC_DIR)/.collected
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py setup_site
-	@$(START_WORKERS) $(BIN)/gunicorn -c python:tournament.hall_server
+	@$(START_WORKERS) $(BIN)/python -m tournament.hall_front
 
 # The hall's static files, collected (and compressed: 8 s of CPU) again only when a file of
 # static/ or the installed packages changed since: a hall started again answers sooner.

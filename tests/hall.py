@@ -176,15 +176,21 @@ class Form(HTMLParser):
 
 
 class Phone:
-    """A phone's browser on the hall's Wi-Fi: plain HTTP, cookies kept."""
+    """A phone's browser on the hall's Wi-Fi: plain HTTP, cookies kept. ``source``: the
+    address it connects from (any of 127.0.0.0/8 on Linux: another device, as the hall sees
+    it); ``timeout``: seconds it waits for each answer. ``times``: each request's (method,
+    path, status, seconds)."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, source: str | None = None, timeout: float = 120):
         self.port = port
         self.host = f"127.0.0.1:{port}"
+        self.source = source
+        self.timeout = timeout
         self.cookies: dict[str, str] = {}
+        self.times: list[tuple[str, str, int, float]] = []
 
-    def request(self, method: str, path: str, body: dict | None = None):
-        headers = {"Host": self.host, "User-Agent": "hall-phone"}
+    def request(self, method: str, path: str, body: dict | None = None, more: dict | None = None):
+        headers = {"Host": self.host, "User-Agent": "hall-phone", **(more or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         data = None
@@ -193,21 +199,29 @@ class Phone:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Origin"] = f"http://{self.host}"
             headers["Referer"] = f"http://{self.host}{path}"
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1",
+            self.port,
+            timeout=self.timeout,
+            source_address=(self.source, 0) if self.source else None,
+        )
+        started = time.monotonic()
         try:
             connection.request(method, path, body=data, headers=headers)
             response = connection.getresponse()
             content = response.read()
         finally:
             connection.close()
+        self.times.append((method, path, response.status, time.monotonic() - started))
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":
                 name, _, rest = value.partition("=")
                 self.cookies[name.strip()] = rest.split(";", 1)[0]
         return response, content
 
-    def get(self, path: str):
-        return self.request("GET", path)
+    def get(self, path: str, more: dict | None = None):
+        """``more``: headers besides a browser's own."""
+        return self.request("GET", path, more=more)
 
     def log_in(self, username: str, password: str) -> None:
         _, content = self.get("/accounts/login/")

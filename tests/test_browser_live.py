@@ -94,3 +94,33 @@ def test_a_phone_with_a_stream_is_sent_the_saved_round_and_asks_nothing(
     asked = [r for r in requests if "x-live-version" in r.headers or "x-live-region" in r.headers]
     assert asked == []  # pushed, not asked
     assert sum("/e/spring/stream/" in r.url for r in requests) == 1
+
+
+def test_a_phone_whose_streams_beat_fails_asks_for_itself_and_shows_the_round(
+    site, pages, settings, tmp_path, monkeypatch
+):
+    """A beat that fails (here the read of the events' versions) tells the stream's page to
+    poll (tournament/streams.py POLL): it asks its page every few seconds again, and shows the
+    round, instead of waiting on a stream that says nothing."""
+    from tournament import streams
+
+    settings.LIVE_STREAMS = 4
+    settings.LIVE_SHARED_DIR = str(tmp_path)
+
+    def failing(pages):
+        raise OSError("the database's disk is gone")
+
+    monkeypatch.setattr(streams, "changes_of", failing)
+    players = [s.player for s in site["table"].seats.select_related("player").order_by("position")]
+    phone = pages(**b.PHONE)
+    requests = []
+    phone.on("request", lambda request: requests.append(request))
+    with phone.expect_request(lambda r: "/e/spring/stream/" in r.url):
+        phone.goto(site["url"] + "/e/spring/1/")
+    last = phone.locator("#standings tr", has_text=players[3].name).locator("td").nth(4)
+    expect(last).to_have_text("—")
+
+    save_first_round(site, pages(), players)
+
+    expect(last).to_have_text("41", timeout=15_000)
+    assert any("x-live-version" in r.headers for r in requests)  # asked, as before streams

@@ -51,6 +51,9 @@ NOT_REFUSALS = {
     "IllegalMove",
     # The event file's reader stops at its 1,000th error with it; the errors are the refusal.
     "TooManyErrors",
+    # The hall's front stops reading a request with it and answers its HTTP status (400, 408,
+    # 411, 413, 431), both languages at once: Django has not read the request.
+    "NotTaken",
 }
 # Django's own, made for each model (``Player.DoesNotExist``): the code's, not the reader's.
 DJANGOS = (ObjectDoesNotExist, MultipleObjectsReturned, ObjectNotUpdated)

@@ -284,6 +284,86 @@ def test_a_shared_folder_open_to_others_is_not_read(tmp_path):
     assert streams.Shared(tmp_path / "own").folder == tmp_path / "own"
 
 
+def test_one_address_holds_a_few_streams_and_others_still_get_theirs(hub, settings):
+    """One client cannot take every stream of the hall: LIVE_STREAMS_PER_CLIENT to an
+    address, 204 beyond (its page asks for itself), others served as before."""
+    settings.LIVE_STREAMS, settings.LIVE_STREAMS_PER_CLIENT = 10, 2
+    one = [opened(STANDINGS) for _ in range(2)]
+    assert Client().get("/e/spring/stream/", held(STANDINGS)).status_code == 204
+    other = Client(REMOTE_ADDR="192.168.1.31")
+    assert other.get("/e/spring/stream/", held(STANDINGS)).status_code == 200
+    assert len(hub) == 3
+    leave(one[0])
+    assert Client().get("/e/spring/stream/", held(STANDINGS)).status_code == 200
+
+
+def planted(plant) -> None:
+    """Something put at the name of the site's shared folder before the site made it, as
+    another user of the machine can in a temporary folder anyone writes to."""
+    folder = streams.shared().folder  # the name the site uses
+    folder.rmdir()
+    plant(folder)
+    streams.shared.cache_clear()  # a site started after it was planted
+
+
+def test_a_file_planted_at_the_shared_folders_name_does_not_stop_the_beat(hub, director_client):
+    planted(lambda folder: folder.write_text("planted"))
+    response = opened(STANDINGS)
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.beat(2)  # as the hub's thread runs it
+    assert next(response.lines).startswith(b"data: {")  # the answers kept in memory instead
+
+
+def test_a_link_planted_at_the_shared_folders_name_is_never_followed(
+    hub, director_client, tmp_path
+):
+    """Where the kernel lets links in a shared temporary folder be followed
+    (fs.protected_symlinks 0), a link there must not make the beat write into, or delete
+    from, the folder it names: here the site's own files, named as the answers are."""
+    site = tmp_path / "site"
+    site.mkdir(mode=0o700)
+    (site / "scores.1").write_text("the site's own file")
+    planted(lambda folder: folder.symlink_to(site))
+    response = opened(STANDINGS)
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.beat(5)  # forgets the answers of the beats before 3
+    assert next(response.lines).startswith(b"data: {")
+    assert [f.name for f in site.iterdir()] == ["scores.1"]
+    assert (site / "scores.1").read_text() == "the site's own file"
+
+
+POLL = b"event: poll\ndata: poll\n\n"  # what static/js/live.js takes for "ask yourself"
+
+
+def test_a_stream_whose_beat_fails_tells_its_page_to_poll_and_ends(hub, monkeypatch):
+    response = opened(STANDINGS)
+
+    def failing(pages):
+        raise OSError("the shared folder is gone")
+
+    monkeypatch.setattr(streams, "changes_of", failing)
+    hub.beat(2)
+    assert list(response.lines) == [POLL]  # then the end: the page asks for itself
+    assert len(hub) == 0 and not hub.questions
+
+
+def test_a_page_whose_check_fails_tells_its_own_streams_to_poll(hub, director_client, monkeypatch):
+    standings, table = opened(STANDINGS), opened(TABLE_1)
+    check = hub.check
+
+    def failing_on_tables(question):
+        if question.page.path == TABLE_1:
+            raise OSError("no room left on the disk")
+        return check(question)
+
+    monkeypatch.setattr(hub, "check", failing_on_tables)
+    enter(director_client, Table.objects.get(stage__number=1, number=1), [0, 10, 20, 30])
+    hub.beat(2)
+    assert list(table.lines) == [POLL]
+    assert next(standings.lines).startswith(b"data: {")  # the other page is answered
+    assert len(hub) == 1
+
+
 @pytest.mark.usefixtures("played")
 def test_a_beat_computes_the_events_results_once_for_the_bracket_and_the_results(monkeypatch):
     """Within the hub's beat (caching.shared_reads) the bracket's and the results' checks
@@ -346,7 +426,7 @@ def test_a_stream_asked_while_the_process_stops_is_refused(hub):
     """The worker's stop ends every stream; one asked for afterwards (a connection the pool
     still had to serve) would hold the stopping process: it is told to ask instead."""
     first = opened(STANDINGS)
-    hub.end_all()
+    hub.stop()
     assert list(first.lines) == []  # ended
     assert Client().get("/e/spring/stream/", held(STANDINGS)).status_code == 204
 

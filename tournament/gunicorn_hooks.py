@@ -20,7 +20,7 @@ def post_worker_init(worker):
     stop = signal.getsignal(signal.SIGTERM)
 
     def end_streams(signum, frame):
-        hub().end_all()
+        hub().stop()
         if callable(stop):
             stop(signum, frame)
 
@@ -28,7 +28,7 @@ def post_worker_init(worker):
         if not worker.alive:
             return  # already stopping
         worker.alive = False
-        hub().end_all()
+        hub().stop()
         # The pool's threads end their requests and are joined as the process exits.
         sys.exit(0)
 

@@ -16,12 +16,21 @@ import os
 from tournament.gunicorn_hooks import post_worker_init  # noqa: F401 (a hook gunicorn reads)
 from tournament.hall import bind_port, given_addresses, hall_urls, in_container
 
-bind = [os.environ.get("HOST") or "0.0.0.0:8000"]  # noqa: S104 (the hall's network)
+PUBLIC = os.environ.get("HOST") or "0.0.0.0:8000"  # noqa: S104 (the hall's network)
+# Under `make hall` the hall's front (tournament/hall_front.py) listens on HOST, takes each
+# request whole, serves the phones' streams itself, and passes the rest on to a socket of its
+# own, each connection led by a PROXY protocol line: the client's address (REMOTE_ADDR).
+UPSTREAM = os.environ.get("HALL_UPSTREAM", "")
+bind = [UPSTREAM or PUBLIC]
 workers = int(os.environ.get("HALL_WORKERS", "2"))
-# Phones on the public pages hold a stream each (tournament/streams.py): a thread of its own,
-# beside the threads that answer requests.
-os.environ.setdefault("LIVE_STREAMS", "200")
-threads = int(os.environ.get("HALL_THREADS", "8")) + int(os.environ["LIVE_STREAMS"] or 0)
+threads = int(os.environ.get("HALL_THREADS", "8"))
+if UPSTREAM:
+    proxy_protocol = "v1"
+else:
+    # Served alone (tests/bench_hall.py): phones on the public pages hold a stream each
+    # (tournament/streams.py), a thread of its own beside the threads that answer requests.
+    os.environ.setdefault("LIVE_STREAMS", "200")
+    threads += int(os.environ["LIVE_STREAMS"] or 0)
 worker_class = "gthread"
 timeout = 120
 graceful_timeout = 20
@@ -60,12 +69,12 @@ def backed_up(written: int) -> str:
 
 def when_ready(server):
     written = catch_up_backups()
-    urls = [url for b in server.cfg.bind for url in hall_urls(b)]
+    urls = hall_urls(PUBLIC)
     lines = [backed_up(written)] if written else []
     lines += ["", "The site is served to the hall's network. Phones open:"]
     if in_container() and not given_addresses():
         # A container sees its own network, not the laptop's: the laptop's address is asked.
-        port = bind_port(server.cfg.bind[0])
+        port = bind_port(PUBLIC)
         lines += [
             f"    http://<this computer's address on the Wi-Fi>:{port}/",
             "    (run with HALL_ADDRESS=<that address> to have it printed here and on the",

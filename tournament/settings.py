@@ -17,9 +17,9 @@ CACHE_URL      where rendered pages are kept: locmem:// (default, one process's 
                redis://127.0.0.1:6379/0 (shared by every worker; needs a Redis server).
 LIVE_REFRESH_SECONDS   how often public pages ask whether anything changed (default 3).
 LIVE_STREAMS           how many phones a server process pushes changes to instead (server-sent
-                       events, tournament/streams.py; each holds a thread): 0, the default, asks
-                       every page to poll; `make hall` sets 200 and gives its processes as many
-                       threads more.
+                       events, tournament/streams.py): 0, the default, asks every page to poll;
+                       `make hall` sets 1000, served by its front (tournament/hall_front.py).
+LIVE_STREAMS_PER_CLIENT  of them, how many one address may hold (default 4).
 PROXY_COUNT    how many proxies in front of the site append to X-Forwarded-For (default 0:
                the client's address is the connection's).
 TRUSTED_PROXIES  comma-separated addresses or networks whose X-Forwarded-For is read (default
@@ -290,6 +290,7 @@ RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 5)
 # parts that did (static/js/live.js, htmx).
 LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)
 LIVE_STREAMS = env_int("LIVE_STREAMS", 0)  # a process's streams (tournament/streams.py)
+LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 4)  # of them, to one address
 # The dashboard flags a table with no round saved for this long while the clock runs.
 DASHBOARD_QUIET_MINUTES = env_int("DASHBOARD_QUIET_MINUTES", 15, minimum=1)
 

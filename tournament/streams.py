@@ -23,11 +23,15 @@ What it costs does not grow with the phones. One ``Hub`` per process follows eve
   hosted site whose cache is Redis (``CACHE_URL``), through Redis (``CacheShared``): every
   application server on every machine.
 
-Each stream holds one of the server's threads: a process serves ``LIVE_STREAMS`` of them
-(tournament/hall_server.py gives it that many threads more), and answers 204 beyond, as it
-does to a director or a table's phone (a session: their pages carry their own controls) and
-whenever streams are off (``LIVE_STREAMS`` 0, the default outside the hall): live.js then asks
-every few seconds, as before.
+Under `make hall` the streams are served by the hall's front (tournament/hall_front.py), one
+asynchronous process that writes to each stream's connection when the hub has something for
+it: a stream holds no thread there. Served by a WSGI server alone (``manage.py serve web``),
+each stream holds one of its threads. A process serves ``LIVE_STREAMS`` of them, at most
+``LIVE_STREAMS_PER_CLIENT`` to one address, and answers 204 beyond, as it does to a director or
+a table's phone (a session: their pages carry their own controls) and whenever streams are off
+(``LIVE_STREAMS`` 0, the default outside the hall): live.js then asks every few seconds, as
+before. A beat that fails (the database, the shared folder) tells its streams' pages to ask
+for themselves (``POLL``) and ends the streams: live.js opens one again later.
 """
 
 from __future__ import annotations
@@ -39,7 +43,6 @@ import logging
 import os
 import queue
 import re
-import tempfile
 import threading
 import time
 from contextlib import contextmanager, suppress
@@ -60,7 +63,9 @@ from django.views.decorators.cache import never_cache
 
 from tournament import live
 from tournament.caching import LIVE_STATE_SECONDS, live_cache, shared_reads
+from tournament.folders import own_folder, runtime_folder
 from tournament.models import Event, Table
+from tournament.security import client_ip
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +82,9 @@ KEPT_ENVIRON = (
     "HTTP_X_FORWARDED_HOST",
     "wsgi.url_scheme",
 )
+# What a stream whose beat failed is sent before it ends: its page asks for itself
+# (static/js/live.js), and opens a stream again later.
+POLL = b"event: poll\ndata: poll\n\n"
 VERSION = re.compile(r"^\d{1,12}$")
 STATES = re.compile(r"^[\w=,-]{0,400}$")
 
@@ -114,11 +122,27 @@ class Question:
 
 
 class Stream:
-    """One phone's stream: the messages the hub writes for it, sent as they come."""
+    """One phone's stream: the messages the hub writes for it (None: the end), sent as they
+    come: by the thread that iterates it (a WSGI server), or by the hall's front, which
+    ``wake`` tells that one came."""
 
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Hub, client: str = ""):
         self.hub = hub
+        self.client = client
         self.messages: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.wake = None
+
+    def send(self, message: bytes | None) -> None:
+        self.messages.put(message)
+        wake = self.wake
+        if wake is not None:
+            wake()
+
+    @staticmethod
+    def opening() -> bytes:
+        """The stream's first line: the delay a browser waits after a dropped line before it
+        opens the stream again (live.js reopens it itself, with the state it holds then)."""
+        return f"retry: {settings.LIVE_REFRESH_SECONDS * 1000}\n\n".encode()
 
     def __iter__(self):
         # A stream waits for hours: it holds none of the database's connections meanwhile
@@ -127,9 +151,7 @@ class Stream:
             if not used.in_atomic_block:
                 used.close()
         try:
-            # The reconnection delay a browser waits after a dropped line (live.js reopens
-            # the stream itself, with the state it holds then).
-            yield f"retry: {settings.LIVE_REFRESH_SECONDS * 1000}\n\n".encode()
+            yield self.opening()
             while True:
                 try:
                     message = self.messages.get(timeout=HEARTBEAT)
@@ -160,13 +182,18 @@ class Hub:
     def __len__(self) -> int:
         return len(self.where)
 
-    def follow(self, page: Page, version: str, states: str) -> Stream | None:
+    def follow(self, page: Page, version: str, states: str, client: str = "") -> Stream | None:
         """A new stream on ``page`` for a phone holding ``version`` and ``states``; None when
-        this process already serves ``LIVE_STREAMS``."""
+        this process already serves ``LIVE_STREAMS``, or ``LIVE_STREAMS_PER_CLIENT`` to the
+        ``client`` address."""
         with self.lock:
             if self.stopping or len(self.where) >= settings.LIVE_STREAMS:
                 return None
-            stream = Stream(self)
+            if settings.LIVE_STREAMS_PER_CLIENT and (
+                sum(s.client == client for s in self.where) >= settings.LIVE_STREAMS_PER_CLIENT
+            ):
+                return None
+            stream = Stream(self, client)
             key = (page, version, states)
             question = self.questions.get(key)
             if question is None:
@@ -191,17 +218,28 @@ class Hub:
         while True:
             every = settings.LIVE_REFRESH_SECONDS
             time.sleep(every - time.time() % every)  # the next beat: the same in every process
-            started = time.thread_time()
-            try:
-                self.tick(round(time.time() / every))
-            except Exception:  # the streams go on; the next beat tries again
-                log.exception("The live streams' beat failed")
-            finally:
-                # Between beats the thread holds no connection (nothing of the database is
-                # kept open for it: a test database can be dropped, a server restarted).
-                connections.close_all()
-            self.ticks += 1
-            self.spent += time.thread_time() - started
+            self.beat(round(time.time() / every))
+
+    def beat(self, number: int) -> None:
+        """One beat as the hub's thread runs it: ``tick``, and when it fails, every stream
+        told to poll (its page asks for itself; the next beat tries again for the streams
+        opened since)."""
+        started = time.thread_time()
+        try:
+            self.tick(number)
+        except Exception:
+            log.exception("The live streams' beat failed: their pages ask for themselves")
+            shared.cache_clear()  # the next beat opens the shared folder again
+            self.end_all(POLL)
+        finally:
+            # Between beats the thread holds no connection (nothing of the database is kept
+            # open for it: a test database can be dropped, a server restarted); a test's
+            # transaction is left as it is.
+            for used in connections.all(initialized_only=True):
+                if not used.in_atomic_block:
+                    used.close()
+        self.ticks += 1
+        self.spent += time.thread_time() - started
 
     def tick(self, beat: int) -> None:
         """Ask every question whose page changed since it was last asked. At most once a beat
@@ -212,11 +250,19 @@ class Hub:
         if not questions:
             return
         seen = changes_of({q.page for q in questions})
+        failed = 0
         with shared_reads():  # the bracket and the results of one version: computed once
             for question in questions:
                 key = seen.get((question.page.event_id, question.page.table_id))
                 if key is None or key != question.seen:
-                    self.ask(question, key, beat)
+                    try:
+                        self.ask(question, key, beat)
+                    except Exception:  # this page's phones ask for themselves; others go on
+                        log.exception("A live page's check failed: its pages ask for themselves")
+                        self.end(question, POLL)
+                        failed += 1
+        if failed:
+            shared.cache_clear()  # the next beat opens the shared folder again
         shared().forget(beat - 2)
 
     def ask(self, question: Question, key: tuple | None, beat: int) -> None:
@@ -266,21 +312,30 @@ class Hub:
             for stream in question.streams:
                 moved.streams.add(stream)
                 self.where[stream] = new
-                stream.messages.put(message)
+                stream.send(message)
 
-    def end_all(self) -> None:
-        """Every stream ended (the process stops). Called from a signal handler, so without
-        the hub's lock: the handler may have interrupted the very frame that holds it (a
-        second signal while the first one's call runs: Ctrl+C reaches the worker and its
-        master's quick stop follows). A stream asked for afterwards is refused (204)."""
+    def stop(self) -> None:
+        """The process stops: every stream ended, and one asked for afterwards refused (204).
+        Called from a signal handler (``end_all``)."""
         self.stopping = True
-        for stream in list(self.where):  # one step under the GIL: a copy as it stands
-            stream.messages.put(None)
+        self.end_all()
 
-    def end(self, question: Question) -> None:
+    def end_all(self, last: bytes | None = None) -> None:
+        """Every stream ended (the process stops, or a beat failed: ``last`` is sent first).
+        Called from a signal handler, so without the hub's lock: the handler may have
+        interrupted the very frame that holds it (a second signal while the first one's call
+        runs: Ctrl+C reaches the worker and its master's quick stop follows)."""
+        for stream in list(self.where):  # one step under the GIL: a copy as it stands
+            if last is not None:
+                stream.send(last)
+            stream.send(None)
+
+    def end(self, question: Question, last: bytes | None = None) -> None:
         with self.lock:
             for stream in question.streams:
-                stream.messages.put(None)
+                if last is not None:
+                    stream.send(last)
+                stream.send(None)
             self.questions.pop((question.page, question.version, question.states), None)
 
     def check(self, question: Question):
@@ -360,21 +415,43 @@ class Shared:
     the first process's hub to ask a question renders it, the others read its answer (a file
     each, written once, forgotten two beats later), each page's asking one process at a time
     (a lock file). Nothing is lost when it is not shared (another machine): that process
-    renders its own."""
+    renders its own.
+
+    What it holds is sent to phones as HTML, and it deletes what it forgets: the folder must
+    be this user's alone. It is opened once, never through a symbolic link, and only when it
+    is a folder this user owns that no one else may enter (0700); every file in it is then
+    reached through that open folder (``dir_fd``), never through a link. Anything else at its
+    name (a file, a link, another user's folder, one open to others) is left alone: this
+    process keeps its answers to itself, in memory."""
 
     def __init__(self, folder: Path):
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        found = folder.stat()
-        if found.st_uid != os.getuid() or found.st_mode & 0o077:
-            # Made by another user, or open to others: what it holds is sent to phones as
-            # HTML, so it is not read; this process keeps its answers to itself.
-            log.warning("%s is not this user's own folder: the answers are not shared", folder)
-            folder = Path(tempfile.mkdtemp(prefix="mt-live-"))
-        self.folder = folder
+        self.folder: Path | None = folder
+        self.fd: int | None = None
+        self.kept: dict[str, tuple] = {}  # name -> answer, when not shared
+        try:
+            self.fd = own_folder(folder)
+        except OSError as error:
+            log.warning(
+                "%s is not this user's own folder (%s): the answers are not shared",
+                folder,
+                error.strerror or error,
+            )
+            self.folder = None
+
+    def __del__(self):
+        if self.fd is not None:
+            with suppress(OSError):
+                os.close(self.fd)
+
+    def open(self, name: str, flags: int, mode: int = 0o600) -> int:
+        return os.open(name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=self.fd)
 
     @contextmanager
     def lock(self, name: str):
-        handle = os.open(self.folder / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+        if self.fd is None:
+            yield  # one process: its hub's thread asks one question at a time
+            return
+        handle = self.open(f"{name}.lock", os.O_CREAT | os.O_RDWR)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX)
             yield
@@ -382,10 +459,14 @@ class Shared:
             os.close(handle)  # and the lock with it
 
     def read(self, name: str) -> tuple[tuple, bytes, dict[str, live.State]] | None:
+        if self.fd is None:
+            return self.kept.get(name)
         try:
-            text = (self.folder / name).read_bytes()
+            handle = self.open(name, os.O_RDONLY)
         except FileNotFoundError:
             return None
+        with os.fdopen(handle, "rb") as file:
+            text = file.read()
         head, _, body = text.partition(b"\n")
         key, states = json.loads(head)
         states = {
@@ -396,18 +477,28 @@ class Shared:
 
     def write(self, name: str, key: tuple, body: bytes, states: dict[str, live.State]) -> None:
         """Written whole, then named: a reader finds it whole or not at all."""
+        if self.fd is None:
+            self.kept[name] = (key, body, states)
+            return
         kept = {sid: [s.frame, s.digests, s.where] for sid, s in states.items()}
-        scratch = self.folder / f"{name}.{os.getpid()}.tmp"
-        scratch.write_bytes(json.dumps([key, kept]).encode() + b"\n" + body)
-        scratch.replace(self.folder / name)
+        scratch = f"{name}.{os.getpid()}.tmp"
+        with os.fdopen(self.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as file:
+            file.write(json.dumps([key, kept]).encode() + b"\n" + body)
+        os.replace(scratch, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
 
     def forget(self, before: int) -> None:
         """The answers of the beats before ``before``."""
-        for entry in os.scandir(self.folder):
-            beat = entry.name.rpartition(".")[2]
+        if self.fd is None:
+            for name in [n for n in self.kept if int(n.rpartition(".")[2]) < before]:
+                del self.kept[name]
+            return
+        with os.scandir(self.fd) as entries:
+            names = [entry.name for entry in entries]
+        for name in names:
+            beat = name.rpartition(".")[2]
             if beat.isdigit() and int(beat) < before:
                 with suppress(FileNotFoundError):  # another process's hub forgot it first
-                    os.unlink(entry.path)
+                    os.unlink(name, dir_fd=self.fd)
 
 
 class CacheShared:
@@ -470,13 +561,13 @@ def hub() -> Hub:
 @lru_cache(maxsize=1)
 def shared() -> Shared | CacheShared:
     """Where this site's processes share their answers: the cache service when it is Redis
-    (shared by every machine), else a folder, one per database, in the machine's temporary
-    folder (``LIVE_SHARED_DIR`` to choose another)."""
+    (shared by every machine), else a folder, one per database, in this user's runtime folder
+    (``runtime_folder``; ``LIVE_SHARED_DIR`` to choose another)."""
     if settings.CACHES["live"]["BACKEND"].endswith(".RedisCache"):
         return CacheShared(live_cache())
     database = settings.DATABASES["default"]
     site = live.digest(repr((database["ENGINE"], database["NAME"], database.get("HOST", ""))))
-    folder = getattr(settings, "LIVE_SHARED_DIR", "") or tempfile.gettempdir()
+    folder = getattr(settings, "LIVE_SHARED_DIR", "") or runtime_folder()
     return Shared(Path(folder) / f"mt-live-{site}")
 
 
@@ -523,9 +614,10 @@ class EventStreamView(View):
                 (name, request.META[name]) for name in KEPT_ENVIRON if name in request.META
             ),
         )
-        stream = hub().follow(page, version, states)
+        stream = hub().follow(page, version, states, client=client_ip(request))
         if stream is None:
             return HttpResponse(status=204)
         response = StreamingHttpResponse(stream, content_type="text/event-stream")
         response["X-Accel-Buffering"] = "no"  # a proxy passes each message on at once
+        response.live_stream = stream  # the hall's front sends it itself (hall_front.py)
         return response

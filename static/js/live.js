@@ -209,9 +209,10 @@
 
   // Pushed instead of asked (tournament/streams.py), where the page names a stream: the same
   // answers, sent when something changed. The stream says what the page holds when it opens;
-  // after an answer the page could not take whole, a dropped line or a refusal (204: the
-  // server serves no more streams), it is closed, the page asks as above, and a stream is
-  // opened again later (after one interval, then twice as long each time, up to 5 minutes).
+  // after an answer the page could not take whole, a dropped line, a refusal (204: the
+  // server serves no more streams) or the server's "poll" (its beat failed), it is closed, the
+  // page asks as above, and a stream is opened again later (after one interval, then twice as
+  // long each time, up to 5 minutes).
   const streamUrl = source.dataset.streamUrl;
   let pause = seconds * 1000;
   let work = Promise.resolve();
@@ -247,12 +248,14 @@
         if (!whole && stream === opened) closeStream(1);
       });
     };
-    opened.onerror = () => {
+    const poll = () => {
       if (stream !== opened) return;
       closeStream(pause);
       pause = Math.min(pause * 2, 300000);
       check();
     };
+    opened.onerror = poll;
+    opened.addEventListener("poll", poll);
   }
 
   window.setInterval(check, seconds * 1000);

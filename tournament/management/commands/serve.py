@@ -48,7 +48,7 @@ def web_command() -> list[str]:
 
 
 def hall_command() -> list[str]:
-    return [sys.executable, "-m", "gunicorn", "-c", "python:tournament.hall_server"]
+    return [sys.executable, "-m", "tournament.hall_front"]
 
 
 class Command(BaseCommand):
