@@ -85,7 +85,7 @@ class Format:
                         "At most half a table moves each way: %(move)s players cannot move up "
                         "and %(move)s down at tables of %(size)s (at most %(most)s).",
                         move=self.move,
-                        size=rules.table_size,
+                        size=rules.smallest_table,
                         most=most,
                     )
                     if self.move > most
@@ -125,9 +125,8 @@ class Format:
 
 def most_moving(rules: RuleSet) -> int:
     """The most players a progressive event may move up (and as many down) at each table: half
-    the usual table (PRODUCT.md §12); a smaller table moves half of itself, rounded down, so
-    nobody moves both ways (reseating.progressive)."""
-    return max(rules.table_size // 2, 1)
+    its smallest table, so nobody moves both ways."""
+    return max(rules.smallest_table // 2, 1)
 
 
 def reseat_rule(fmt: Format) -> Message:

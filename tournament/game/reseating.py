@@ -349,11 +349,19 @@ def by_standing(order: Sequence[P], sizes: Sequence[int]) -> list[list[P]]:
 # -- progressive ----------------------------------------------------------------------------------
 
 
-def _check_move(move: int) -> None:
-    """At least one player moves each way. The most is half the usual table (formats.py
-    ``most_moving``, checked with the event's rules); at a smaller table, half of it moves."""
+def _check_move(move: int, smallest: int) -> None:
     if move < 1:
         raise SeatingError(Message("At least 1 player moves up and 1 down at each table."))
+    if move > smallest // 2:
+        raise SeatingError(
+            Message(
+                "At most half a table moves each way: %(move)s players cannot move up "
+                "and %(move)s down at tables of %(size)s (at most %(most)s).",
+                move=move,
+                size=smallest,
+                most=smallest // 2,
+            )
+        )
 
 
 def progressive(
@@ -372,17 +380,12 @@ def progressive(
     Players who stay keep their seat order; those who arrive sit after them, those from the
     table above first, each group in its seat order.
 
-    At a table smaller than twice ``move`` (a table of 3 when 2 move at tables of 4), half
-    that table, rounded down, moves each way (PRODUCT.md §12), and the tables are brought back
-    to their sizes along the ladder (``progressive_balanced``). Refused (``SeatingError``)
-    when ``move`` is below 1.
+    Refused (``SeatingError``) when ``move`` is below 1 or more than half the smallest table.
     """
     if not tables:
         return []
-    _check_move(move)
-    if all(len(t) >= 2 * move for t in tables):
-        return _moved(tables, game_totals, cumulative, [move] * len(tables))
-    return progressive_balanced(tables, game_totals, cumulative, move, [len(t) for t in tables])
+    _check_move(move, min(len(t) for t in tables))
+    return _moved(tables, game_totals, cumulative, [move] * len(tables))
 
 
 def _moved(
@@ -425,8 +428,8 @@ def progressive_balanced(
     first; a table left empty is gone), then the tables brought to the balanced ``sizes``
     (``seating.sizes_after_change``). Returns the next game's tables in order, table 1 first.
 
-    A table moves at most half of its players each way (a smaller table, or one that lost
-    players), so nobody moves both ways. The balancing keeps the ladder: players
+    ``move`` is checked against ``sizes``; a table that lost players moves at most half of
+    those left each way, so nobody moves both ways. The balancing keeps the ladder: players
     pass from a table to the next one, never from the last tables to the first. Tables get the
     sizes that move the fewest players across tables (the larger first when it is all one),
     and the bottom tables go when there are fewer. Across each table's border the fewest
@@ -435,7 +438,7 @@ def progressive_balanced(
     withdrawal this is ``progressive``.
     """
     _check_sizes(sum(len(t) for t in tables), sizes)
-    _check_move(move)
+    _check_move(move, min(sizes))
     present = [list(t) for t in tables if t]
     moved = _moved(present, game_totals, cumulative, [min(move, len(t) // 2) for t in present])
     origin = {p: (i, seat) for i, table in enumerate(present) for seat, p in enumerate(table)}
