@@ -188,7 +188,7 @@ def reseating_rule(results, stage: Stage, rng=None):
         elif fmt.reseat == formats.PROGRESSIVE:
             last = [[p.pk for p in s.players if p.pk in by_pk] for s in sheets]
             tables = reseating.progressive_balanced(
-                [t for t in last if t], game, cumulative, fmt.move, sizes
+                [t for t in last if t], game, cumulative, fmt.move, sizes, stage.event.table_size
             )
         else:
             met = reseating.met_pairs(
