@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 
 from scoring.sheets import TableSheet, event_sheets, event_summaries
 from tournament.caching import version_key
-from tournament.game import awards, finals, formats
+from tournament.game import awards, finals, formats, reseating
 from tournament.game.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.refusals import Refusal
+from tournament.text import name_sort_key
 
 ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
@@ -578,6 +579,96 @@ def still_playing(results: EventResults, game: Stage) -> list[Player]:
     withdrew."""
     players = [p for sheet in results.sheets[game] for p in sheet.players if p.pk not in sheet.left]
     return [p for p in players if not p.withdrawn]
+
+
+@dataclass(frozen=True)
+class TableMoves:
+    """Who leaves one table of a progressive game for the next game: ``up`` to table ``above``,
+    ``down`` to table ``below`` (names, seat order)."""
+
+    division: str
+    table: int
+    up: list[str]
+    above: int | None
+    down: list[str]
+    below: int | None
+
+
+def progressive_moves(results: EventResults, stage: Stage) -> list[TableMoves]:
+    """Who moves up and down after ``stage``, a game of a progressive event with another game
+    after it, as the next game's seating moves them (tournament/game/reseating.py): each
+    division's tables in order, the players still playing, once ``stage`` is closed (the close
+    page's preview closes it in the results it shows). Empty for any other stage."""
+    fmt, games = results.format, results.games
+    at = next((i for i, g in enumerate(games) if g.pk == stage.pk), None)
+    if fmt.reseat != formats.PROGRESSIVE or at is None or at + 1 >= len(games):
+        return []
+    if not stage.closed or stage.pk not in results.cumulative:
+        return []
+    sheets = sorted(results.sheets[stage], key=lambda s: s.table.number)
+    game = game_totals(sheets)
+    cumulative = results.cumulative[stage.pk]
+    playing = still_playing(results, stage)
+    out = []
+    for division in sorted({p.division for p in playing}):
+        names = {p.pk: p.name for p in playing if p.division == division}
+        tables = [
+            (s.table.number, [p.pk for p in s.players if p.pk in names]) for s in sheets
+        ]
+        tables = [(number, pks) for number, pks in tables if pks]
+        moving = reseating.movers(
+            [pks for _number, pks in tables],
+            game,
+            cumulative,
+            [reseating.moving_at(fmt.move, len(pks)) for _number, pks in tables],
+        )
+        for i, ((number, _pks), (up, down)) in enumerate(zip(tables, moving, strict=True)):
+            if up or down:
+                out.append(
+                    TableMoves(
+                        division,
+                        number,
+                        [names[pk] for pk in up],
+                        tables[i - 1][0] if up else None,
+                        [names[pk] for pk in down],
+                        tables[i + 1][0] if down else None,
+                    )
+                )
+    return out
+
+
+@dataclass(frozen=True)
+class CutTie:
+    """Players tied at the cut of a cumulative event's Final: a playoff among them decides the
+    ``places`` left (names with their cumulative totals)."""
+
+    division: str
+    players: list[str]
+    places: int
+
+
+def cut_ties(results: EventResults, stage: Stage) -> list[CutTie]:
+    """The ties at the cut that ``stage``, a cumulative event's last game, leaves to a playoff
+    (its close page names them), by division; empty for any other stage or once played."""
+    if not results.format.has_final or not results.games or results.games[-1].pk != stage.pk:
+        return []
+    totals = results.cumulative.get(stage.pk, {})
+    players = results.players
+    return [
+        CutTie(
+            o.division,
+            [
+                f"{players[pk].name} ({totals.get(pk, 0)})"
+                for pk in sorted(
+                    o.owed.players,
+                    key=lambda pk: (totals.get(pk, 0), name_sort_key(players[pk].name)),
+                )
+            ],
+            len(o.owed.at_stake),
+        )
+        for o in results.owed_for(stage)
+        if o.table is None and o.medal == Medal.ADVANCE
+    ]
 
 
 def _after(event: Event, decided: Stage | None) -> int:

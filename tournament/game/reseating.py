@@ -400,6 +400,35 @@ def progressive(
     return _moved(tables, game_totals, cumulative, [moving_at(move, len(t)) for t in tables])
 
 
+def movers(
+    tables: Sequence[Sequence[P]],
+    game_totals: Mapping[P, int],
+    cumulative: Mapping[P, int],
+    moves: Sequence[int],
+) -> list[tuple[list[P], list[P]]]:
+    """(who moves up, who moves down) at each of ``tables`` (table 1 first), table ``i``'s
+    ``moves[i]`` lowest up and as many highest down, each in seat order: table 1's lowest and
+    the last table's highest stay; with one table nobody moves. A tie at a moving place: the
+    lower cumulative total moves up (the higher down), then the earlier seat up (the later
+    down). What a progressive game's close page lists."""
+    last = len(tables) - 1
+    out = []
+    for i, table in enumerate(tables):
+        ranked = sorted(
+            range(len(table)), key=lambda s: (game_totals[table[s]], cumulative[table[s]], s)
+        )
+        m = moves[i] if last else 0
+        up = set(ranked[:m]) if i > 0 else set()
+        down = set(ranked[len(ranked) - m :]) if i < last and m else set()
+        out.append(
+            (
+                [table[s] for s in range(len(table)) if s in up],
+                [table[s] for s in range(len(table)) if s in down],
+            )
+        )
+    return out
+
+
 def _moved(
     tables: Sequence[Sequence[P]],
     game_totals: Mapping[P, int],
@@ -408,17 +437,9 @@ def _moved(
 ) -> list[list[P]]:
     """``tables`` after table ``i``'s ``moves[i]`` lowest moved up and highest moved down."""
     last = len(tables) - 1
-    ups: list[list[P]] = []
-    downs: list[list[P]] = []
-    for i, table in enumerate(tables):
-        ranked = sorted(
-            range(len(table)), key=lambda s: (game_totals[table[s]], cumulative[table[s]], s)
-        )
-        m = moves[i] if last else 0
-        up = set(ranked[:m]) if i > 0 else set()
-        down = set(ranked[len(ranked) - m :]) if i < last and m else set()
-        ups.append([table[s] for s in range(len(table)) if s in up])
-        downs.append([table[s] for s in range(len(table)) if s in down])
+    moving = movers(tables, game_totals, cumulative, moves)
+    ups = [up for up, _down in moving]
+    downs = [down for _up, down in moving]
     out: list[list[P]] = []
     for i, table in enumerate(tables):
         leaving = set(ups[i]) | set(downs[i])
