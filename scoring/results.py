@@ -612,9 +612,7 @@ def progressive_moves(results: EventResults, stage: Stage) -> list[TableMoves]:
     out = []
     for division in sorted({p.division for p in playing}):
         names = {p.pk: p.name for p in playing if p.division == division}
-        tables = [
-            (s.table.number, [p.pk for p in s.players if p.pk in names]) for s in sheets
-        ]
+        tables = [(s.table.number, [p.pk for p in s.players if p.pk in names]) for s in sheets]
         tables = [(number, pks) for number, pks in tables if pks]
         moving = reseating.movers(
             [pks for _number, pks in tables],

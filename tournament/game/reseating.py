@@ -388,8 +388,8 @@ def progressive(
     the lower cumulative total moves up (the higher moves down), then the earlier seat moves
     up (the later seat moves down). Every table keeps its size when its neighbours move as many
     as it does (a smaller table, moving fewer, trades sizes with its neighbour); with one table
-    nobody moves. Players who stay keep their seat order; those who arrive sit after them, those from the
-    table above first, each group in its seat order.
+    nobody moves. Players who stay keep their seat order; those who arrive sit after them,
+    those from the table above first, each group in its seat order.
 
     Refused (``SeatingError``) when ``move`` is below 1 or more than half the ``usual`` table
     size (by default the largest table's).
@@ -464,10 +464,10 @@ def progressive_balanced(
 
     ``move`` is checked against the ``usual`` table size (by default the largest of
     ``sizes``); a smaller table, or one that lost players, moves half of its players (rounded
-    down) each way when that is fewer (``moving_at``), so nobody moves both ways. The balancing keeps the ladder: players
-    pass from a table to the next one, never from the last tables to the first. Tables get the
-    sizes that move the fewest players across tables (the larger first when it is all one),
-    and the bottom tables go when there are fewer. Across each table's border the fewest
+    down) each way when that is fewer (``moving_at``), so nobody moves both ways. The
+    balancing keeps the ladder: players pass from a table to the next one, never from the
+    last tables to the first. Tables get the sizes that move the fewest players across tables
+    (the larger first when it is all one), and the bottom tables go when there are fewer. Across each table's border the fewest
     players move: going down, the table's highest stayer first (then one who came up from
     below, who goes back); going up, its lowest stayer first (then one who came down). With no
     withdrawal this is ``progressive``.
