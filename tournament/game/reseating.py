@@ -467,10 +467,10 @@ def progressive_balanced(
     down) each way when that is fewer (``moving_at``), so nobody moves both ways. The
     balancing keeps the ladder: players pass from a table to the next one, never from the
     last tables to the first. Tables get the sizes that move the fewest players across tables
-    (the larger first when it is all one), and the bottom tables go when there are fewer. Across each table's border the fewest
-    players move: going down, the table's highest stayer first (then one who came up from
-    below, who goes back); going up, its lowest stayer first (then one who came down). With no
-    withdrawal this is ``progressive``.
+    (the larger first when it is all one), and the bottom tables go when there are fewer.
+    Across each table's border the fewest players move: going down, the table's highest
+    stayer first (then one who came up from below, who goes back); going up, its lowest
+    stayer first (then one who came down). With no withdrawal this is ``progressive``.
     """
     _check_sizes(sum(len(t) for t in tables), sizes)
     _check_move(move, usual if usual is not None else max(sizes))
