@@ -41,6 +41,8 @@ from scoring.results import (
     not_yet_created,
     progressive_moves,
     table_division,
+    walkover,
+    walkover_undecided,
 )
 from scoring.services.printing import blank_on_seating
 from scoring.services.rounds import RoundRejected, end_games
@@ -468,6 +470,12 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
         stage = next(s for s in sheets if s.pk == self.stage.pk)
         ctx["waiting"] = incomplete_tables(stage, sheets[stage])
         ctx["unconfirmed"] = [s for s in sheets[stage] if s.awaiting]
+        alone = [s for s in sheets[stage] if walkover(s)]
+        ctx["walkovers"] = [(s.table.number, s.players[0].name) for s in alone]
+        if not self.stage.closed and any(
+            find_conflict(self.event, self.stage, table_division(s)) for s in alone
+        ):
+            ctx["walkover_undecided"] = walkover_undecided(self.stage)
         if read_clock(self.stage).called_at is not None and not self.stage.closed:
             waiting = {t.pk for t in ctx["waiting"]}
             ctx["unmarked"] = [s for s in sheets[stage] if s.table.pk in waiting]
