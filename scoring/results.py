@@ -14,10 +14,11 @@ from django.utils.translation import gettext as _
 
 from scoring.sheets import TableSheet, event_sheets, event_summaries
 from tournament.caching import version_key
-from tournament.game import awards, finals, formats
+from tournament.game import awards, finals, formats, reseating
 from tournament.game.message import Message
 from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.refusals import Refusal
+from tournament.text import name_sort_key
 
 ADVANCING_KINDS = (StageKind.QUALIFYING, StageKind.SEMIFINAL)
 
@@ -222,16 +223,49 @@ def deciding_stages(sheets: dict[Stage, list[TableSheet]]) -> dict[str, Stage]:
     return deciding
 
 
-def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> EventResults:
+def withdrawn_from(sheets: dict[Stage, list[TableSheet]]) -> dict[int, int]:
+    """Each withdrawn player -> the number of the last stage (not a playoff) they hold a seat
+    in: they are out of contention there and in every later stage (PRODUCT.md §12: a
+    withdrawn player cannot advance or medal), while the stages before it keep what sent them
+    on. A player who withdrew before playing a stage seated from advancers has lost that seat
+    (tournament/services/seating.py), so the stage they advanced from no longer counts them."""
+    out: dict[int, int] = {}
+    for stage, stage_sheets in sheets.items():
+        if stage.kind == StageKind.PLAYOFF:
+            continue
+        for sheet in stage_sheets:
+            for p in sheet.players:
+                if p.withdrawn:
+                    out[p.pk] = max(out.get(p.pk, 0), stage.number)
+    return out
+
+
+def in_contention(sheet: TableSheet, out_from: dict[int, int]) -> dict[int, int]:
+    """``sheet.contenders`` less the withdrawn players out of contention at its stage."""
+    number = sheet.table.stage.number
+    return {
+        pk: total
+        for pk, total in sheet.contenders.items()
+        if pk not in out_from or number < out_from[pk]
+    }
+
+
+def compute_results(
+    event: Event,
+    sheets: dict[Stage, list[TableSheet]],
+    out_from: dict[int, int] | None = None,
+) -> EventResults:
     """Advancers of every closed stage as the finals options say (top N of each table,
     wildcards), medals once a division's Final is closed, playoffs owed; a cumulative event's
-    standings, cut and medals (``_cumulative_results``).
+    standings, cut and medals (``_cumulative_results``). ``out_from``: the withdrawn players'
+    ``withdrawn_from``, when ``sheets`` do not hold every stage's seats (an import's check).
 
     Linear in the sheets: the scored playoffs are indexed once, not searched per table."""
     rules, options = event.rules, event.finals_options
     playoffs = _PlayoffIndex(sheets)
+    out_from = withdrawn_from(sheets) if out_from is None else out_from
     if event.format.is_cumulative:
-        return _cumulative_results(event, sheets, playoffs)
+        return _cumulative_results(event, sheets, playoffs, out_from)
     results = EventResults(event=event, sheets=sheets, deciding=deciding_stages(sheets))
     for stage, stage_sheets in sorted(sheets.items(), key=lambda kv: kv[0].number):
         if not stage.closed or stage.kind not in ADVANCING_KINDS:
@@ -239,13 +273,13 @@ def compute_results(event: Event, sheets: dict[Stage, list[TableSheet]]) -> Even
         for division, tables in by_division(stage_sheets).items():
             if results.deciding.get(division) is stage:
                 continue  # this division's Final: medals below
-            _advance_division(results, playoffs, stage, division, tables, rules, options)
+            _advance_division(results, playoffs, stage, division, tables, rules, options, out_from)
     for division, final in sorted(results.deciding.items()):
         if not final.closed:
             continue
         totals: dict[int, int] = {}
         for sheet in by_division(sheets[final])[division]:
-            totals.update(sheet.contenders)
+            totals.update(in_contention(sheet, out_from))
         _award_medals(results, playoffs, final, division, totals)
     return results
 
@@ -279,7 +313,7 @@ def game_totals(sheets: list[TableSheet]) -> dict[int, int]:
     return {pk: total for sheet in sheets for pk, total in sheet.totals.items()}
 
 
-def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex) -> EventResults:
+def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex, out_from) -> EventResults:
     """A cumulative event (PRODUCT.md §12): after each closed game, everyone's cumulative total;
     once the last game is closed, the medals from those totals (``cumulative``) or each
     division's cut to its Final (``cumulative_final``), whose close gives the medals.
@@ -303,8 +337,9 @@ def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex) -> EventR
         results.cumulative[game.pk] = dict(running)
         closed_games += 1
     players = results.players
-    out |= {pk for pk in running if players[pk].withdrawn}
     last = games[-1] if games else None
+    # withdrew from the event, unless seated in the Final already (it counts them no more)
+    out |= {pk for pk in running if pk in out_from and last and out_from[pk] <= last.number}
     final = results.final if fmt.has_final else None
     for division in sorted(by_division(sheets[last]) if last else ()):
         results.deciding[division] = last
@@ -339,7 +374,7 @@ def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex) -> EventR
         finalists = {
             pk: t
             for sheet in by_division(sheets[final])[division]
-            for pk, t in sheet.contenders.items()
+            for pk, t in in_contention(sheet, out_from).items()
         }
         _award_medals(
             results, playoffs, final, division, formats.medal_totals(fmt, totals, finalists)
@@ -347,15 +382,17 @@ def _cumulative_results(event: Event, sheets, playoffs: _PlayoffIndex) -> EventR
     return results
 
 
-def _advance_division(results, playoffs, stage, division, tables, rules, options) -> None:
+def _advance_division(results, playoffs, stage, division, tables, rules, options, out_from) -> None:
     """Who goes on from one division's tables of a closed stage: the top N of each table
     (tournament/game/finals.py), then the wildcards once every table's tie is settled."""
     k = finals.advance_per_table([len(s.players) for s in tables], options)
     settled = True
+    contending = {sheet.table.pk: in_contention(sheet, out_from) for sheet in tables}
     for sheet in tables:
         rounds = playoffs.advancement(sheet.table.pk)
+        contenders = contending[sheet.table.pk]
         try:
-            adv = awards.table_advancers(sheet.contenders, rules.advancement_tie, rounds, places=k)
+            adv = awards.table_advancers(contenders, rules.advancement_tie, rounds, places=k)
         except awards.PlayoffMismatch as mismatch:
             message = Message(
                 "%(stage)s, table %(table)s: %(why)s",
@@ -369,7 +406,7 @@ def _advance_division(results, playoffs, stage, division, tables, rules, options
                     message, mismatch.decides, mismatch.round_number, table_id=sheet.table.pk
                 )
             )
-            adv = awards.table_advancers(sheet.contenders, rules.advancement_tie, places=k)
+            adv = awards.table_advancers(contenders, rules.advancement_tie, places=k)
         results.advancement[sheet.table.pk] = adv
         if adv.owed:
             settled = False
@@ -381,7 +418,9 @@ def _advance_division(results, playoffs, stage, division, tables, rules, options
     wild = finals.wildcards(len(advancing), players, options)
     if not wild:
         return
-    rest = {pk: t for s in tables for pk, t in s.contenders.items() if pk not in advancing}
+    rest = {
+        pk: t for s in tables for pk, t in contending[s.table.pk].items() if pk not in advancing
+    }
     rounds = playoffs.wildcards(stage.pk, division)
     try:
         adv = awards.table_advancers(rest, rules.advancement_tie, rounds, places=wild)
@@ -404,10 +443,29 @@ def load_results(event: Event) -> EventResults:
 # -- completeness --------------------------------------------------------------------------------
 
 
+def walkover(sheet: TableSheet) -> bool:
+    """A table of a stage seated from the advancers left with one player and no round (the
+    others withdrew and nobody was called up): that player's result stands unplayed."""
+    return (
+        sheet.table.stage.kind in (StageKind.SEMIFINAL, StageKind.FINAL)
+        and len(sheet.players) == 1
+        and not sheet.rounds
+    )
+
+
+def walkover_undecided(stage: Stage) -> str:
+    """Why a stage left with a lone player by a withdrawal cannot close yet."""
+    return _(
+        "A withdrawal left a player alone in %(s)s: call up the next advancer, or keep the "
+        "seating so that their result stands, from the note on the event's home page."
+    ) % {"s": stage.title}
+
+
 def incomplete_tables(stage: Stage, sheets: Iterable[TableSheet]) -> list[Table]:
     """Tables whose game is not over: engines left to play, and not marked over after their
-    last round (once time is called). Nothing is inferred from when rounds were typed."""
-    return [s.table for s in sheets if s.players and not s.game_over]
+    last round (once time is called). Nothing is inferred from when rounds were typed. A
+    walkover has nothing to play."""
+    return [s.table for s in sheets if s.players and not s.game_over and not walkover(s)]
 
 
 # -- writes --------------------------------------------------------------------------------------
@@ -578,6 +636,94 @@ def still_playing(results: EventResults, game: Stage) -> list[Player]:
     withdrew."""
     players = [p for sheet in results.sheets[game] for p in sheet.players if p.pk not in sheet.left]
     return [p for p in players if not p.withdrawn]
+
+
+@dataclass(frozen=True)
+class TableMoves:
+    """Who leaves one table of a progressive game for the next game: ``up`` to table ``above``,
+    ``down`` to table ``below`` (names, seat order)."""
+
+    division: str
+    table: int
+    up: list[str]
+    above: int | None
+    down: list[str]
+    below: int | None
+
+
+def progressive_moves(results: EventResults, stage: Stage) -> list[TableMoves]:
+    """Who moves up and down after ``stage``, a game of a progressive event with another game
+    after it, as the next game's seating moves them (tournament/game/reseating.py): each
+    division's tables in order, the players still playing, once ``stage`` is closed (the close
+    page's preview closes it in the results it shows). Empty for any other stage."""
+    fmt, games = results.format, results.games
+    at = next((i for i, g in enumerate(games) if g.pk == stage.pk), None)
+    if fmt.reseat != formats.PROGRESSIVE or at is None or at + 1 >= len(games):
+        return []
+    if not stage.closed or stage.pk not in results.cumulative:
+        return []
+    sheets = sorted(results.sheets[stage], key=lambda s: s.table.number)
+    game = game_totals(sheets)
+    cumulative = results.cumulative[stage.pk]
+    playing = still_playing(results, stage)
+    out = []
+    for division in sorted({p.division for p in playing}):
+        names = {p.pk: p.name for p in playing if p.division == division}
+        tables = [(s.table.number, [p.pk for p in s.players if p.pk in names]) for s in sheets]
+        tables = [(number, pks) for number, pks in tables if pks]
+        moving = reseating.movers(
+            [pks for _number, pks in tables],
+            game,
+            cumulative,
+            [reseating.moving_at(fmt.move, len(pks)) for _number, pks in tables],
+        )
+        for i, ((number, _pks), (up, down)) in enumerate(zip(tables, moving, strict=True)):
+            if up or down:
+                out.append(
+                    TableMoves(
+                        division,
+                        number,
+                        [names[pk] for pk in up],
+                        tables[i - 1][0] if up else None,
+                        [names[pk] for pk in down],
+                        tables[i + 1][0] if down else None,
+                    )
+                )
+    return out
+
+
+@dataclass(frozen=True)
+class CutTie:
+    """Players tied at the cut of a cumulative event's Final: a playoff among them decides the
+    ``places`` left (names with their cumulative totals)."""
+
+    division: str
+    players: list[str]
+    places: int
+
+
+def cut_ties(results: EventResults, stage: Stage) -> list[CutTie]:
+    """The ties at the cut that ``stage``, a cumulative event's last game, leaves to a playoff
+    (its close page names them), by division; empty for any other stage or once played."""
+    if not results.format.has_final or not results.games or results.games[-1].pk != stage.pk:
+        return []
+    totals = results.cumulative.get(stage.pk, {})
+    players = results.players
+    return [
+        CutTie(
+            o.division,
+            [
+                f"{players[pk].name} ({totals.get(pk, 0)})"
+                for pk in sorted(
+                    o.owed.players,
+                    key=lambda pk: (totals.get(pk, 0), name_sort_key(players[pk].name)),
+                )
+            ],
+            len(o.owed.at_stake),
+        )
+        for o in results.owed_for(stage)
+        if o.table is None and o.medal == Medal.ADVANCE
+    ]
 
 
 def _after(event: Event, decided: Stage | None) -> int:

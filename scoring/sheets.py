@@ -94,14 +94,13 @@ class TableSheet:
 
     @property
     def contenders(self) -> dict[int, int]:
-        """The totals of the players still in the event: those who withdrew neither advance
-        nor medal (PRODUCT.md §3). A closed stage keeps what it published: a player who
-        withdraws later (during the next stage) changes nothing here."""
-        closed = self.table.stage.closed
+        """The totals of the players who played this table to its end (not those who withdrew
+        during it). A player who withdrew from the event later is out of contention from the
+        last stage they were seated in on (``scoring/results.py``, ``withdrawn_from``)."""
         return {
             p.pk: t
             for p, t in ((p, self.totals.get(p.pk, 0)) for p in self.players)
-            if p.pk not in self.left and not (p.withdrawn and not closed)
+            if p.pk not in self.left
         }
 
     @property

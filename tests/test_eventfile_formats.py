@@ -448,10 +448,10 @@ def test_a_cumulative_format_without_its_number_of_games_is_refused():
 
 def test_moving_more_than_half_a_table_is_refused_at_the_move():
     data = event_file()
-    fmt(data)["move"] = 2
+    fmt(data)["move"] = 3
     rules = RuleSet(tiles_drawn={2: 15, 3: 15, 4: 15, 5: 15}, table_size=4)
-    (problem,) = Format(kind="cumulative", reseat="progressive", move=2).problems(rules)
-    assert "2 players cannot move up" in problem
+    (problem,) = Format(kind="cumulative", reseat="progressive", move=3).problems(rules)
+    assert "3 players cannot move up and 3 down at tables of 4" in problem
     assert refused(data) == [f"event.format.move: {problem.removesuffix('.')}"]
 
 

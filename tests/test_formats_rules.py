@@ -21,12 +21,14 @@ def test_a_knockout_has_nothing_more_to_check():
     assert Format().problems(NVSO, players=3) == []
 
 
-def test_a_progressive_move_larger_than_half_a_table_is_refused():
-    fmt = Format(kind=formats.CUMULATIVE, reseat=formats.PROGRESSIVE, move=2)
+def test_a_progressive_move_larger_than_half_the_usual_table_is_refused():
+    # k is checked against the usual table size (4), not the smallest the rules allow (3).
+    assert Format(kind=formats.CUMULATIVE, reseat=formats.PROGRESSIVE, move=2).problems(NVSO) == []
+    fmt = Format(kind=formats.CUMULATIVE, reseat=formats.PROGRESSIVE, move=3)
     (problem,) = said(fmt.problems(NVSO))
-    assert problem.startswith("At most half a table moves each way: 2 players")
-    assert "tables of 3 (at most 1)" in problem
-    assert fmt.problems(RuleSet(table_size=5, tiles_drawn={4: 15, 5: 15, 6: 12})) == []
+    assert problem.startswith("At most half a table moves each way: 3 players")
+    assert "tables of 4 (at most 2)" in problem
+    assert fmt.problems(RuleSet(table_size=6, tiles_drawn={5: 14, 6: 12, 7: 10})) == []
 
 
 def test_a_final_larger_than_the_field_or_than_a_table_can_deal_is_refused():

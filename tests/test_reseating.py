@@ -15,6 +15,7 @@ from tournament.game.reseating import (
     by_standing,
     fewest_repeats,
     met_pairs,
+    moving_at,
     progressive,
     progressive_balanced,
     repeats,
@@ -302,7 +303,7 @@ def test_with_one_table_nobody_moves():
 @pytest.mark.parametrize(
     ("sizes", "move", "words"),
     [
-        ([4, 4, 3], 2, "2 players cannot move up and 2 down at tables of 3 (at most 1)"),
+        ([3, 3], 2, "2 players cannot move up and 2 down at tables of 3 (at most 1)"),
         ([5, 5], 3, "3 players cannot move up and 3 down at tables of 5 (at most 2)"),
         ([4, 4], 0, "At least 1 player moves up and 1 down"),
     ],
@@ -325,17 +326,40 @@ def progressive_fields(draw):
     low = draw(st.integers(0, 3))  # few distinct totals: ties at the moving places
     game = {p: draw(st.integers(low, low + 3)) for p in range(n)}
     cumulative = {p: game[p] + draw(st.integers(0, 2)) for p in range(n)}
-    move = draw(st.integers(1, max(min(sizes) // 2, 1)))
+    move = draw(st.integers(1, max(max(sizes) // 2, 1)))
     return tables, game, cumulative, move
+
+
+def test_a_smaller_table_moves_half_of_itself_each_way():
+    # 2 move at tables of 4 (the usual size); the table of 3 moves 1 each way (PRODUCT.md §12).
+    tables = [list("abcd"), list("efgh"), list("ijk")]
+    totals = {p: i for i, p in enumerate("abcdefghijk")}
+    out = progressive(tables, totals, totals, 2, usual=4)
+    # Table 3 sends 1 up and takes 2 from above: it and table 2 trade their sizes.
+    assert out == [list("abef"), list("cdi"), list("jkgh")]
+    now = {p: i for i, t in enumerate(out) for p in t}
+    assert [now[p] for p in "abcd"] == [0, 0, 1, 1]
+    assert [now[p] for p in "efgh"] == [0, 0, 2, 2]
+    assert [now[p] for p in "ijk"] == [1, 2, 2]
+    assert moving_at(2, 3) == 1 and moving_at(3, 5) == 2 and moving_at(1, 2) == 1
 
 
 @settings(max_examples=150)
 @given(progressive_fields())
 def test_progressive_moves_exactly_move_each_way_by_the_tie_breaks(field):
     tables, game, cumulative, move = field
-    assume(move <= min(len(t) for t in tables) // 2)
     out = progressive(tables, game, cumulative, move)
-    assert_seats_everyone_once(out, [p for t in tables for p in t], [len(t) for t in tables])
+    moves = [moving_at(move, len(t)) for t in tables]
+    last = len(tables) - 1
+    sizes = [
+        len(t)
+        - (moves[i] if i > 0 else 0)
+        - (moves[i] if i < last else 0)
+        + (moves[i - 1] if i > 0 else 0)
+        + (moves[i + 1] if i < last else 0)
+        for i, t in enumerate(tables)
+    ]
+    assert_seats_everyone_once(out, [p for t in tables for p in t], sizes)
     was = {p: (i, seat) for i, t in enumerate(tables) for seat, p in enumerate(t)}
     now = {p: i for i, t in enumerate(out) for p in t}
     last = len(tables) - 1
@@ -343,8 +367,8 @@ def test_progressive_moves_exactly_move_each_way_by_the_tie_breaks(field):
         up = [p for p in table if now[p] == i - 1]
         down = [p for p in table if now[p] == i + 1]
         assert all(now[p] in (i - 1, i, i + 1) for p in table)
-        assert len(up) == (move if 0 < i else 0)
-        assert len(down) == (move if i < last else 0)
+        assert len(up) == (moving_at(move, len(table)) if 0 < i else 0)
+        assert len(down) == (moving_at(move, len(table)) if i < last else 0)
         # the lowest (game, cumulative, seat) move up, the highest move down
         key = {p: (game[p], cumulative[p], was[p][1]) for p in table}
         others = [p for p in table if p not in up]
@@ -426,7 +450,7 @@ def test_progressive_balanced_seats_everyone_left_at_the_balanced_sizes(field, d
     withdrawn = data.draw(st.sets(st.sampled_from(players), max_size=len(players) - 2))
     left = [[p for p in t if p not in withdrawn] for t in tables]
     sizes = sizes_after_change(len(players) - len(withdrawn), len(tables), 4, DEALABLE)
-    assume(move <= min(sizes) // 2)
+    assume(move <= max(max(sizes) // 2, 1))
     out = progressive_balanced(left, game, cumulative, move, sizes)
     assert Counter(p for t in out for p in t) == Counter(p for t in left for p in t)
     assert sorted(len(t) for t in out) == sorted(sizes)

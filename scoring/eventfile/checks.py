@@ -1154,7 +1154,19 @@ def _check_playoffs(errors: Errors, plan: Plan) -> None:
             stages[i].wildcards_of_id = stages[s.wildcards_of].pk
     # The results are computed once, with every playoff; a playoff round that does not fit is
     # found among the scored playoffs deciding the same thing, by its round number.
-    results = compute_results(event, {stage: sheets.get(stage, []) for stage in stages})
+    # A withdrawn player is out of contention from the last stage they sit in, open or closed
+    # (scoring/results.py ``withdrawn_from``): read from every table, counted here or not.
+    out_from: dict[int, int] = {}
+    for i, s in enumerate(plan.stages):
+        if s.kind == StageKind.PLAYOFF:
+            continue
+        for t in s.tables:
+            for ref in t.players:
+                if ref in withdrawn:
+                    out_from[ref] = max(out_from.get(ref, 0), i + 1)
+    results = compute_results(
+        event, {stage: sheets.get(stage, []) for stage in stages}, out_from=out_from
+    )
     groups: dict[tuple, list[int]] = {}
     for i in playoffs:
         s, stage = plan.stages[i], stages[i]

@@ -32,6 +32,9 @@ from scoring.results import (
     next_stage_plan,
     previous_tables,
     still_playing,
+    table_division,
+    walkover,
+    walkover_undecided,
 )
 from scoring.services.rounds import store_totals
 from scoring.sheets import stage_sheets
@@ -188,7 +191,7 @@ def reseating_rule(results, stage: Stage, rng=None):
         elif fmt.reseat == formats.PROGRESSIVE:
             last = [[p.pk for p in s.players if p.pk in by_pk] for s in sheets]
             tables = reseating.progressive_balanced(
-                [t for t in last if t], game, cumulative, fmt.move, sizes
+                [t for t in last if t], game, cumulative, fmt.move, sizes, stage.event.table_size
             )
         else:
             met = reseating.met_pairs(
@@ -319,6 +322,9 @@ def close_stage(stage: Stage, user) -> list[Stage]:
     if waiting:
         numbers = ", ".join(str(t.number) for t in waiting)
         raise AdvanceError(_("Tables %(t)s still have rounds to play.") % {"t": numbers})
+    for sheet in sheets:
+        if walkover(sheet) and find_conflict(stage.event, stage, table_division(sheet)):
+            raise AdvanceError(walkover_undecided(stage))
     stop_at_close(stage, user)
     stage.closed = True
     stage.save(update_fields=["closed"])
@@ -458,13 +464,14 @@ def apply_correction(stage: Stage, division: str, user, key: str | None = None) 
     if extra:
         tables = list(Table.objects.filter(stage=stage).order_by("number"))
         counts = {t.pk: 0 for t in tables}
+        last = {t.pk: 0 for t in tables}  # a withdrawal leaves a gap in the positions
         for s in Seat.objects.filter(stage=stage):
             counts[s.table_id] += 1
+            last[s.table_id] = max(last[s.table_id], s.position)
         for coming in extra:
             table = min(tables, key=lambda t: (counts[t.pk], t.number))
-            Seat.objects.create(
-                stage=stage, table=table, player=coming, position=counts[table.pk] + 1
-            )
+            last[table.pk] += 1
+            Seat.objects.create(stage=stage, table=table, player=coming, position=last[table.pk])
             counts[table.pk] += 1
             changed.add(table.pk)
     replay = sorted(Table.objects.filter(pk__in=changed).values_list("number", flat=True))

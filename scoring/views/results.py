@@ -33,12 +33,16 @@ from scoring.printing import SHEETS_PER_PDF, cumulative_board, table_blocks
 from scoring.results import (
     close_advancers,
     compute_results,
+    cut_ties,
     find_conflict,
     game_stages,
     incomplete_tables,
     next_stage_plan,
     not_yet_created,
+    progressive_moves,
     table_division,
+    walkover,
+    walkover_undecided,
 )
 from scoring.services.printing import blank_on_seating
 from scoring.services.rounds import RoundRejected, end_games
@@ -466,6 +470,12 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
         stage = next(s for s in sheets if s.pk == self.stage.pk)
         ctx["waiting"] = incomplete_tables(stage, sheets[stage])
         ctx["unconfirmed"] = [s for s in sheets[stage] if s.awaiting]
+        alone = [s for s in sheets[stage] if walkover(s)]
+        ctx["walkovers"] = [(s.table.number, s.players[0].name) for s in alone]
+        if not self.stage.closed and any(
+            find_conflict(self.event, self.stage, table_division(s)) for s in alone
+        ):
+            ctx["walkover_undecided"] = walkover_undecided(self.stage)
         if read_clock(self.stage).called_at is not None and not self.stage.closed:
             waiting = {t.pk for t in ctx["waiting"]}
             ctx["unmarked"] = [s for s in sheets[stage] if s.table.pk in waiting]
@@ -478,13 +488,19 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             ctx["roads"] = event_roads(self.event)
             ctx["closing"] = closing_text(results, stage)
             ctx["finalists"] = finalists(results, stage)
+            ctx["cut_ties"] = cut_ties(results, stage)
+            ctx["moves"] = progressive_moves(results, stage)
             if any(g.pk == stage.pk for g in results.games):
                 ctx["cumulative"] = game_standings(results, stage)
         else:
             advancers = close_advancers(results, stage)
             ctx["finals_plans"] = event_plans(self.event, self.stage, advancers)
         ctx["bracket"] = [b for b in bracket(results) if b["stage"].pk == stage.pk]
-        owed = not_yet_created(self.event, results.owed_for(stage))
+        owed = [
+            o
+            for o in not_yet_created(self.event, results.owed_for(stage))
+            if not (ctx.get("cut_ties") and o.table is None and o.medal == Medal.ADVANCE)
+        ]  # a tie at a cumulative event's cut is named with the finalists
         players = results.players
         ctx["owed"] = [(o, [players[pk].name for pk in o.owed.players]) for o in owed]
         decides = results.decides(stage)

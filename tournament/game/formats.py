@@ -85,7 +85,7 @@ class Format:
                         "At most half a table moves each way: %(move)s players cannot move up "
                         "and %(move)s down at tables of %(size)s (at most %(most)s).",
                         move=self.move,
-                        size=rules.smallest_table,
+                        size=rules.table_size,
                         most=most,
                     )
                     if self.move > most
@@ -125,8 +125,9 @@ class Format:
 
 def most_moving(rules: RuleSet) -> int:
     """The most players a progressive event may move up (and as many down) at each table: half
-    its smallest table, so nobody moves both ways."""
-    return max(rules.smallest_table // 2, 1)
+    the usual table size (PRODUCT.md §12). At a smaller table half that table, rounded down,
+    moves each way (``reseating.moving_at``), so nobody moves both ways."""
+    return max(rules.table_size // 2, 1)
 
 
 def reseat_rule(fmt: Format) -> Message:

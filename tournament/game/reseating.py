@@ -349,19 +349,27 @@ def by_standing(order: Sequence[P], sizes: Sequence[int]) -> list[list[P]]:
 # -- progressive ----------------------------------------------------------------------------------
 
 
-def _check_move(move: int, smallest: int) -> None:
+def _check_move(move: int, usual: int) -> None:
+    """``move`` is checked against the usual table size (PRODUCT.md §12): at most half of it."""
     if move < 1:
         raise SeatingError(Message("At least 1 player moves up and 1 down at each table."))
-    if move > smallest // 2:
+    if move > max(usual // 2, 1):
         raise SeatingError(
             Message(
                 "At most half a table moves each way: %(move)s players cannot move up "
                 "and %(move)s down at tables of %(size)s (at most %(most)s).",
                 move=move,
-                size=smallest,
-                most=smallest // 2,
+                size=usual,
+                most=usual // 2,
             )
         )
+
+
+def moving_at(move: int, size: int) -> int:
+    """How many players of a table of ``size`` move up (and as many down) when ``move`` move
+    at the usual table: ``move``, or half that table, rounded down, at a table too small for
+    it (PRODUCT.md §12: a club moving 2 at tables of 4 moves 1 at a table of 3)."""
+    return min(move, size // 2)
 
 
 def progressive(
@@ -369,23 +377,56 @@ def progressive(
     game_totals: Mapping[P, int],
     cumulative: Mapping[P, int],
     move: int,
+    usual: int | None = None,
 ) -> list[list[P]]:
     """The next game's tables of a progressive event, from the last game's ``tables`` in table
     order (table 1 first).
 
     At each table the ``move`` lowest game totals move up one table and the ``move`` highest
-    move down one; table 1's lowest and the last table's highest stay. A tie at a moving place:
+    move down one (at a table smaller than the ``usual`` size, half that table, rounded down:
+    ``moving_at``); table 1's lowest and the last table's highest stay. A tie at a moving place:
     the lower cumulative total moves up (the higher moves down), then the earlier seat moves
-    up (the later seat moves down). Every table keeps its size; with one table nobody moves.
-    Players who stay keep their seat order; those who arrive sit after them, those from the
-    table above first, each group in its seat order.
+    up (the later seat moves down). Every table keeps its size when its neighbours move as many
+    as it does (a smaller table, moving fewer, trades sizes with its neighbour); with one table
+    nobody moves. Players who stay keep their seat order; those who arrive sit after them,
+    those from the table above first, each group in its seat order.
 
-    Refused (``SeatingError``) when ``move`` is below 1 or more than half the smallest table.
+    Refused (``SeatingError``) when ``move`` is below 1 or more than half the ``usual`` table
+    size (by default the largest table's).
     """
     if not tables:
         return []
-    _check_move(move, min(len(t) for t in tables))
-    return _moved(tables, game_totals, cumulative, [move] * len(tables))
+    _check_move(move, usual if usual is not None else max(len(t) for t in tables))
+    return _moved(tables, game_totals, cumulative, [moving_at(move, len(t)) for t in tables])
+
+
+def movers(
+    tables: Sequence[Sequence[P]],
+    game_totals: Mapping[P, int],
+    cumulative: Mapping[P, int],
+    moves: Sequence[int],
+) -> list[tuple[list[P], list[P]]]:
+    """(who moves up, who moves down) at each of ``tables`` (table 1 first), table ``i``'s
+    ``moves[i]`` lowest up and as many highest down, each in seat order: table 1's lowest and
+    the last table's highest stay; with one table nobody moves. A tie at a moving place: the
+    lower cumulative total moves up (the higher down), then the earlier seat up (the later
+    down). What a progressive game's close page lists."""
+    last = len(tables) - 1
+    out = []
+    for i, table in enumerate(tables):
+        ranked = sorted(
+            range(len(table)), key=lambda s: (game_totals[table[s]], cumulative[table[s]], s)
+        )
+        m = moves[i] if last else 0
+        up = set(ranked[:m]) if i > 0 else set()
+        down = set(ranked[len(ranked) - m :]) if i < last and m else set()
+        out.append(
+            (
+                [table[s] for s in range(len(table)) if s in up],
+                [table[s] for s in range(len(table)) if s in down],
+            )
+        )
+    return out
 
 
 def _moved(
@@ -396,17 +437,9 @@ def _moved(
 ) -> list[list[P]]:
     """``tables`` after table ``i``'s ``moves[i]`` lowest moved up and highest moved down."""
     last = len(tables) - 1
-    ups: list[list[P]] = []
-    downs: list[list[P]] = []
-    for i, table in enumerate(tables):
-        ranked = sorted(
-            range(len(table)), key=lambda s: (game_totals[table[s]], cumulative[table[s]], s)
-        )
-        m = moves[i] if last else 0
-        up = set(ranked[:m]) if i > 0 else set()
-        down = set(ranked[len(ranked) - m :]) if i < last and m else set()
-        ups.append([table[s] for s in range(len(table)) if s in up])
-        downs.append([table[s] for s in range(len(table)) if s in down])
+    moving = movers(tables, game_totals, cumulative, moves)
+    ups = [up for up, _down in moving]
+    downs = [down for _up, down in moving]
     out: list[list[P]] = []
     for i, table in enumerate(tables):
         leaving = set(ups[i]) | set(downs[i])
@@ -423,24 +456,26 @@ def progressive_balanced(
     cumulative: Mapping[P, int],
     move: int,
     sizes: Sequence[int],
+    usual: int | None = None,
 ) -> list[list[P]]:
     """``progressive`` once withdrawn players have left the last game's ``tables`` (table 1
     first; a table left empty is gone), then the tables brought to the balanced ``sizes``
     (``seating.sizes_after_change``). Returns the next game's tables in order, table 1 first.
 
-    ``move`` is checked against ``sizes``; a table that lost players moves at most half of
-    those left each way, so nobody moves both ways. The balancing keeps the ladder: players
-    pass from a table to the next one, never from the last tables to the first. Tables get the
-    sizes that move the fewest players across tables (the larger first when it is all one),
-    and the bottom tables go when there are fewer. Across each table's border the fewest
-    players move: going down, the table's highest stayer first (then one who came up from
-    below, who goes back); going up, its lowest stayer first (then one who came down). With no
-    withdrawal this is ``progressive``.
+    ``move`` is checked against the ``usual`` table size (by default the largest of
+    ``sizes``); a smaller table, or one that lost players, moves half of its players (rounded
+    down) each way when that is fewer (``moving_at``), so nobody moves both ways. The
+    balancing keeps the ladder: players pass from a table to the next one, never from the
+    last tables to the first. Tables get the sizes that move the fewest players across tables
+    (the larger first when it is all one), and the bottom tables go when there are fewer.
+    Across each table's border the fewest players move: going down, the table's highest
+    stayer first (then one who came up from below, who goes back); going up, its lowest
+    stayer first (then one who came down). With no withdrawal this is ``progressive``.
     """
     _check_sizes(sum(len(t) for t in tables), sizes)
-    _check_move(move, min(sizes))
+    _check_move(move, usual if usual is not None else max(sizes))
     present = [list(t) for t in tables if t]
-    moved = _moved(present, game_totals, cumulative, [min(move, len(t) // 2) for t in present])
+    moved = _moved(present, game_totals, cumulative, [moving_at(move, len(t)) for t in present])
     origin = {p: (i, seat) for i, table in enumerate(present) for seat, p in enumerate(table)}
 
     def key(p: P) -> tuple[int, int, int]:

@@ -335,7 +335,12 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.withdrawn:
         return _("%(p)s had already withdrawn.") % {"p": player.name}
-    done = _("%(p)s withdrew before being seated.") % {"p": player.name}
+    if Seat.objects.filter(player=player).exists():
+        done = _("%(p)s withdrew: out of every later stage and of the results.") % {
+            "p": player.name
+        }
+    else:
+        done = _("%(p)s withdrew before being seated.") % {"p": player.name}
     seats = Seat.objects.filter(player=player, stage__closed=False).select_related("table", "stage")
     for seat in seats:
         list(Table.objects.select_for_update().filter(stage=seat.stage))
@@ -357,6 +362,17 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
                 "t": seat.table.number,
                 "s": seat.stage.title,
             }
+        elif seat.stage.kind in (StageKind.SEMIFINAL, StageKind.FINAL):
+            # Seated from the advancers: the seat goes and nobody moves; the director calls
+            # up the next advancer in their place, or keeps the seating (a lone finalist's
+            # result stands), from the note on the event's home page.
+            seat.delete()
+            Table.objects.filter(stage=seat.stage, seats__isnull=True).delete()
+            done = _(
+                "%(p)s is removed from %(s)s. The next advancer can be called up in their "
+                "place, or the seating kept (a finalist left alone wins by walkover): the note "
+                "on the event's home page offers both."
+            ) % {"p": player.name, "s": seat.stage.title}
         else:
             seat.delete()
             try:
