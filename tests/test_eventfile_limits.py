@@ -150,7 +150,9 @@ def test_a_thousand_playoffs_nobody_owes_are_refused_each_at_its_place(director_
 def test_playoffs_are_checked_in_one_computation_of_the_results(monkeypatch):
     calls = []
     compute = checks.compute_results
-    monkeypatch.setattr(checks, "compute_results", lambda *a: calls.append(1) or compute(*a))
+    monkeypatch.setattr(
+        checks, "compute_results", lambda *a, **k: calls.append(1) or compute(*a, **k)
+    )
     with pytest.raises(EventFileError):
         import_event(eventfile_samples.empty_playoffs_file(50))
     assert calls == [1]
