@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import pytest
 
 from scoring.services.table_entry import TRIES_PER_HOUR
-from tests.hall import Hall, Phone
+from tests.hall import ROOT, Hall, Phone
 from tests.test_hall_code_limit import OPEN_A_TABLE
 from tournament.hall_front import (
     CLIENT_CONNECTIONS,
@@ -198,3 +198,28 @@ def test_a_request_the_front_cannot_take_as_sent_is_answered_its_status(head, st
     with pytest.raises(NotTaken) as taken:
         parse_head(head)
     assert taken.value.status == status
+
+
+def containers_limits() -> dict[str, str]:
+    """The per-address limits the image sets (Containerfile's ENV)."""
+    text = (ROOT / "Containerfile").read_text()
+    names = ("HALL_CLIENT_CONNECTIONS", "HALL_CLIENT_REQUESTS", "LIVE_STREAMS_PER_CLIENT")
+    return {name: re.search(rf"\b{name}=(\d+)", text).group(1) for name in names}
+
+
+def test_the_containers_hall_takes_a_whole_room_behind_one_address(tmp_path):
+    """Docker Desktop and rootless Podman show every phone as one address: the hall the image
+    runs holds more connections and streams from one address than a lone device may."""
+    with Hall(tmp_path, **containers_limits()) as hall:
+        asked = stream_request(hall)
+        lines = [connect(hall, "127.0.0.6") for _ in range(CLIENT_CONNECTIONS + 6)]
+        streams = lines[: PER_CLIENT + 4]
+        for line in streams:
+            line.sendall(asked)
+        assert [status_line(line) for line in streams] == [b"HTTP/1.1 200 OK"] * len(streams)
+        # The rest still open, none refused: idle, each closed after HEAD_SECONDS.
+        assert [status_line(line) for line in lines[len(streams) :]] == [b""] * (
+            len(lines) - len(streams)
+        )
+        for line in lines:
+            line.close()

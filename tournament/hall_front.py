@@ -19,7 +19,8 @@ thread of asyncio for every connection, stands between the hall's network and gu
   each one a connection written to when the hub has something, never a thread.
 - One address holds at most ``CLIENT_CONNECTIONS`` connections (503 beyond),
   ``CLIENT_REQUESTS`` requests at gunicorn at once (the next ones wait their turn) and
-  ``LIVE_STREAMS_PER_CLIENT`` streams (204 beyond: its page asks every few seconds).
+  ``LIVE_STREAMS_PER_CLIENT`` streams (204 beyond: its page asks every few seconds); each
+  limit is off at 0 (HALL_CLIENT_CONNECTIONS, HALL_CLIENT_REQUESTS, as in the container).
 
 It starts gunicorn, and on Ctrl+C or SIGTERM ends its streams at once, passes the signal on
 and exits with gunicorn's status when gunicorn has stopped (after its last backups).
@@ -52,8 +53,20 @@ MOST_BODY = 64 * 1024 * 1024  # bytes: a photo is 15 MB at most, an event file 2
 KEPT_BODY = 1024 * 1024  # bytes of a body kept in memory; the rest waits in a file
 KEPT_ANSWER = 1024 * 1024  # bytes of an answer read ahead of a client that reads slowly
 SEND_SECONDS = 60  # a client that takes nothing of its answer for this long is dropped
-CLIENT_CONNECTIONS = 64  # a browser opens 6 to a site; a few browsers on the laptop
-CLIENT_REQUESTS = 4  # at gunicorn at once (2 processes of 8 threads)
+
+
+def client_limit(name: str, default: int) -> int:
+    """A per-address limit from the environment; 0 turns it off. In a container whose network
+    shows every phone as one address (Docker Desktop, rootless Podman), a per-address limit
+    would be the whole room's: the image turns them off (Containerfile)."""
+    value = os.environ.get(name, "").strip()
+    return int(value) if value.isdigit() else default
+
+
+# A browser opens 6 connections to a site; a few browsers on the laptop.
+CLIENT_CONNECTIONS = client_limit("HALL_CLIENT_CONNECTIONS", 64)
+# At gunicorn at once (2 processes of 8 threads).
+CLIENT_REQUESTS = client_limit("HALL_CLIENT_REQUESTS", 4)
 START_SECONDS = 120  # how long a request waits for gunicorn to listen, as the hall starts
 HEARTBEAT = 20  # seconds: a comment on a quiet stream (tournament/streams.py)
 
@@ -127,7 +140,9 @@ class Client:
     """An address's connections and its turns at gunicorn."""
 
     connections: int = 0
-    turns: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(CLIENT_REQUESTS))
+    turns: asyncio.Semaphore = field(
+        default_factory=lambda: asyncio.Semaphore(CLIENT_REQUESTS or sys.maxsize)
+    )
 
 
 def plain_address(address: str) -> str:
@@ -239,7 +254,7 @@ class Front:
         client.connections += 1
         self.writers.add(writer)
         try:
-            if client.connections > CLIENT_CONNECTIONS:
+            if CLIENT_CONNECTIONS and client.connections > CLIENT_CONNECTIONS:
                 await self.refuse(writer, 503)
                 return
             while not self.stopping:
