@@ -219,6 +219,9 @@ class Server:
             "DATABASE_URL": database_url(),
             "HOST": f"127.0.0.1:{self.port}",
             "BENCH_HALL_CPU": str(self.cpu_folder),
+            # Every phone here is the one address 127.0.0.1: no cap per address, or all but
+            # 4 of them would poll instead of being sent their changes.
+            "LIVE_STREAMS_PER_CLIENT": "0",
         }
         if workers:
             self.env["HALL_WORKERS"] = str(workers)
