@@ -332,7 +332,7 @@ def cumulative_board(results, medal_rows: list[dict]) -> CumulativeBoard | None:
             finalists_seen = finalists_seen or row.finalist
             board_rows.append(board)
         divisions.append(BoardDivision(division, board_rows))
-    totals = _medal_totals(results)
+    totals = medal_totals_shown(results)
     rows = [{**m, "entries": [(p, totals.get(p.pk, "")) for p in m["players"]]} for m in medal_rows]
     return CumulativeBoard(
         standings.games,
@@ -358,7 +358,7 @@ def _medals_from(fmt: formats.Format) -> str:
     return gettext("Medals from the Final's totals, lowest first.")
 
 
-def _medal_totals(results) -> dict[int, str]:
+def medal_totals_shown(results) -> dict[int, str]:
     """Each medallist's total their medal came from, as shown: the cumulative total, the
     Final's, or both added ("230 + 40 = 270")."""
     fmt = results.format

@@ -5,6 +5,7 @@ from django.urls import path
 
 from scoring.views import (
     archive,
+    ceremony,
     clock,
     dashboard,
     entry,
@@ -48,6 +49,15 @@ urlpatterns = [
     ),
     path("e/<slug:slug>/event.json", eventfile.EventFileDownloadView.as_view(), name="event_file"),
     path("e/<slug:slug>/poster/", hall.PosterView.as_view(), name="poster"),
+    path("e/<slug:slug>/ceremony/", ceremony.CeremonyView.as_view(), name="ceremony"),
+    path(
+        "e/<slug:slug>/ceremony.pdf", ceremony.CeremonyScriptPdfView.as_view(), name="ceremony_pdf"
+    ),
+    path(
+        "e/<slug:slug>/certificates.pdf",
+        ceremony.CertificatesPdfView.as_view(),
+        name="certificates_pdf",
+    ),
     path("e/<slug:slug>/sign-in.pdf", printing.SignInSheetPdfView.as_view(), name="sign_in_sheet"),
     path("e/<slug:slug>/<int:stage>/seat/", seating.SeatStageView.as_view(), name="seat_stage"),
     path(

@@ -54,6 +54,8 @@ DIRECTOR_EVENT = [
     "/director/e/{e}/scorekeepers/",
     "/director/e/{e}/history/",
     "/director/e/{e}/infractions/",
+    "/director/e/{e}/ceremony/",
+    "/director/e/{e}/ceremony/?step=3",  # a gold, its division's bronze and silver beneath
 ]
 DIRECTOR_STAGE = [
     "/director/e/{e}/{s}/dashboard/",
