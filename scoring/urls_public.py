@@ -4,6 +4,7 @@ exports (PRODUCT.md §9, §10). No login."""
 from django.urls import path
 
 from scoring.views import (
+    api,
     archive,
     clock,
     infractions,
@@ -17,6 +18,16 @@ from scoring.views import printing as pdf
 from scoring.views import series as series_pages
 
 urlpatterns = [
+    # The public read-only API (issue 50 item 5): JSON, described at /api/openapi.json.
+    path("api/", api.IndexView.as_view(), name="api"),
+    path("api/openapi.json", api.SchemaView.as_view(), name="api_schema"),
+    path("api/events/", api.EventsView.as_view(), name="api_events"),
+    path("api/events/<slug:slug>/", api.EventView.as_view(), name="api_event"),
+    path("api/events/<slug:slug>/stages/<int:stage>/", api.StageView.as_view(), name="api_stage"),
+    path("api/events/<slug:slug>/results/", api.ResultsView.as_view(), name="api_results"),
+    path("api/series/", api.SeriesListView.as_view(), name="api_series_list"),
+    path("api/series/<slug:slug>/", api.SeriesView.as_view(), name="api_series"),
+    path("api/ratings/", api.RatingsView.as_view(), name="api_ratings"),
     # A table's phone (issue 15): the code on the sheet, no account.
     path("t/<str:code>/", table_entry.TableCodeView.as_view(), name="table_code"),
     path("t/<str:code>/enter/", table_entry.TableTerminalView.as_view(), name="table_terminal"),

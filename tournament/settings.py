@@ -20,6 +20,7 @@ LIVE_STREAMS           how many phones a server process pushes changes to instea
                        events, tournament/streams.py): 0, the default, asks every page to poll;
                        `make hall` sets 1000, served by its front (tournament/hall_front.py).
 LIVE_STREAMS_PER_CLIENT  of them, how many one address may hold (default 4).
+API_REQUESTS_PER_MINUTE  requests to the public API (/api/) from one address (default 120).
 PROXY_COUNT    how many proxies in front of the site append to X-Forwarded-For (default 0:
                the client's address is the connection's).
 TRUSTED_PROXIES  comma-separated addresses or networks whose X-Forwarded-For is read (default
@@ -291,6 +292,8 @@ RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 5)
 LIVE_REFRESH_SECONDS = env_int("LIVE_REFRESH_SECONDS", 3, minimum=1)
 LIVE_STREAMS = env_int("LIVE_STREAMS", 0)  # a process's streams (tournament/streams.py)
 LIVE_STREAMS_PER_CLIENT = env_int("LIVE_STREAMS_PER_CLIENT", 4)  # of them, to one address
+# The public API (/api/, scoring/views/api.py): requests a minute from one address.
+API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 120, minimum=1)
 # The dashboard flags a table with no round saved for this long while the clock runs.
 DASHBOARD_QUIET_MINUTES = env_int("DASHBOARD_QUIET_MINUTES", 15, minimum=1)
 
