@@ -49,9 +49,13 @@ class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["players"] = self.event.players.all()
+        ctx["players"] = self.event.players.select_related("signup")
         ctx["counts"] = self.event.players.counts()
         ctx["csv_form"] = CsvImportForm()
+        # Sign-ups (issue 49): the new ones, those to approve, the waitlist in order.
+        ctx["new_signups"] = self.event.signups.unseen().select_related("player")
+        ctx["to_approve"] = self.event.players.awaiting_approval()
+        ctx["waitlist"] = self.event.players.waitlist()
         return ctx
 
     def post(self, request, *args, **kwargs):
