@@ -12,11 +12,15 @@ import html
 import re
 
 import pytest
+from django.test import Client
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
-from tests.concurrency import form_key
+from tests.concurrency import at_once, form_key, no_errors
 from tests.factories import make_event, make_players, seat
 from tests.importing import import_list
+from tests.smtp import SmtpServer
+from tests.test_deployment import work_as_the_worker
 from tests.test_event_setup import NVSO_FORM
 from tournament.models import Action, Event, Player, Signup
 
@@ -375,3 +379,133 @@ def test_sign_up_in_french(client, open_event):
     second = status(client, sign_up(client, open_event, "Bo", **FR), **FR)
     assert "Vous êtes sur la liste d'attente : numéro 1." in text(second)
     assert "Tout est complet" in text(client.get(f"/e/{open_event.slug}/", **FR))
+
+
+# -- a storm of sign-ups ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_storm_of_100_sign_ups_at_capacity_50_registers_50_and_waitlists_50_in_order():
+    """100 sign-ups from 25 browsers at once (4 each, one after the other), on whichever
+    database the suite runs on: exactly 50 registered, the next 50 on the waitlist in the order
+    they came, nobody twice, every sign-up answered with its own private link."""
+    event = open_signup(make_event(name="Storm Open", slug="storm"), signup_capacity=50)
+    browsers, each = 25, 4
+    clients = [Client(REMOTE_ADDR=f"10.1.0.{i + 1}") for i in range(browsers)]
+    keys = [[form_key(c.get("/e/storm/")) for _ in range(each)] for c in clients]
+
+    def sign_ups(i: int) -> list:
+        return [
+            clients[i].post(
+                "/e/storm/signup/", {"once": key, "name": f"Storm {i:02d}-{n}", "email": ""}
+            )
+            for n, key in enumerate(keys[i])
+        ]
+
+    results = at_once([lambda i=i: sign_ups(i) for i in range(browsers)])
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    answers = [r for browser in results for r in browser]
+    no_errors(answers)
+    assert [r.status_code for r in answers] == [302] * 100
+    assert len({r["Location"] for r in answers}) == 100
+
+    signups = list(event.signups.select_related("player").order_by("place"))
+    assert [s.place for s in signups] == list(range(1, 101))
+    assert len({s.player.name for s in signups}) == 100 == event.players.count()
+    assert [s.player.entry for s in signups] == ["registered"] * 50 + ["waitlist"] * 50
+    for i in range(browsers):  # each browser's sign-ups in the order it sent them
+        mine = [s.player.name for s in signups if s.player.name.startswith(f"Storm {i:02d}-")]
+        assert mine == [f"Storm {i:02d}-{n}" for n in range(each)]
+    # The waitlist's numbers, as each registrant's page says them, follow the order.
+    waitlisted = {f"/e/storm/signup/{s.token}/": n for n, s in enumerate(signups[50:], 1)}
+    reader = Client()
+    for url, number in waitlisted.items():
+        assert f"You are on the waitlist: number {number}." in text(reader.get(url))
+
+
+# -- e-mail ------------------------------------------------------------------------------------
+
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.fixture
+def mail_server(settings):
+    """The site sends e-mail to a real SMTP server started here, through the background
+    worker's queue (the database's), as a hosted site with EMAIL_HOST does."""
+    with SmtpServer() as server:
+        settings.SEND_EMAIL = True
+        settings.MAILERS = server.mailer()
+        settings.DEFAULT_FROM_EMAIL = "Spring Games <games@example.org>"
+        settings.TASKS = DATABASE_TASKS
+        yield server
+
+
+def mails_queued() -> int:
+    return DBTaskResult.objects.filter(task_path="tournament.tasks.send_signup_mail").count()
+
+
+def link_in(message) -> str:
+    return re.search(r"http://testserver(/e/\S+/)", message.get_content()).group(1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_registrants_are_e_mailed_by_the_worker_through_a_real_smtp_server(client, mail_server):
+    event = open_signup(make_event(name="Mail Open", slug="mail"), signup_capacity=1)
+    ann = sign_up(client, event, "Ann Lee", email="ann@example.org")
+    bo = sign_up(client, event, "Bo Diaz", email="bo@example.org", **FR)  # in French
+    status(client, sign_up(client, event, "Cy Wu"))  # no address, no e-mail
+    assert mail_server.messages == [] and mails_queued() == 2  # never sent in a request
+
+    work_as_the_worker()
+    sent = {m["To"]: m for m in mail_server.messages}
+    assert sorted(sent) == ["ann@example.org", "bo@example.org"]
+    assert mail_server.envelopes[0][0] == "games@example.org"
+    to_ann = sent["ann@example.org"]
+    assert to_ann["Subject"] == "Mail Open: you are signed up"
+    assert to_ann["From"] == "Spring Games <games@example.org>"
+    assert "Hello Ann Lee," in to_ann.get_content()
+    assert "You signed up for Mail Open (Sept. 19, 2026): you are registered." in " ".join(
+        to_ann.get_content().split()
+    )
+    assert link_in(to_ann) == ann["Location"]
+    to_bo = sent["bo@example.org"]
+    assert to_bo["Subject"] == "Mail Open : vous êtes sur la liste d'attente"
+    assert "numéro 1" in to_bo.get_content() and link_in(to_bo) == bo["Location"]
+
+    # Ann withdraws from the e-mail's link: Bo takes the place, and is told, in French.
+    withdraw(client, link_in(to_ann))
+    assert len(mail_server.messages) == 2
+    work_as_the_worker()
+    promoted = mail_server.messages[2]
+    assert (promoted["To"], promoted["Subject"]) == (
+        "bo@example.org",
+        "Mail Open : une place pour vous",
+    )
+    assert entry(client, link_in(promoted)) == "registered"
+    assert len(mail_server.messages) == 3  # Ann, who withdrew, is sent nothing more
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_approval_is_e_mailed(client, director, director_client, mail_server):
+    event = open_signup(make_event(director, name="Club Night", slug="club"), signup_approval=True)
+    url = sign_up(client, event, "Ann Lee", email="ann@example.org")["Location"]
+    work_as_the_worker()
+    assert mail_server.messages[0]["Subject"] == "Club Night: your sign-up awaits approval"
+    ann = Player.objects.get(name="Ann Lee")
+    director_client.post("/director/e/club/players/signups/", {"id": [ann.pk], "approve": "1"})
+    work_as_the_worker()
+    assert mail_server.messages[1]["Subject"] == "Club Night: your sign-up is approved"
+    assert "A director approved your sign-up" in mail_server.messages[1].get_content()
+    assert entry(client, url) == "registered"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_e_mail_configured_nothing_is_queued_and_sign_up_works(client, settings):
+    settings.TASKS = DATABASE_TASKS  # a hall's worker, and no EMAIL_HOST
+    event = open_signup(make_event(name="Hall Open", slug="hall"), signup_capacity=1)
+    ann = status(client, sign_up(client, event, "Ann Lee", email="ann@example.org"))
+    bo = sign_up(client, event, "Bo Diaz", email="bo@example.org")["Location"]
+    assert "It is also sent to the e-mail you gave." not in text(ann)
+    withdraw(client, ann.wsgi_request.path)
+    assert entry(client, bo) == "registered"
+    assert mails_queued() == 0
