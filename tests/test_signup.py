@@ -20,7 +20,7 @@ from tests.concurrency import at_once, form_key, no_errors
 from tests.factories import make_event, make_players, seat
 from tests.importing import import_list
 from tests.smtp import SmtpServer
-from tests.test_deployment import work_as_the_worker
+from tests.test_deployment import PRODUCTION, manage, work_as_the_worker
 from tests.test_event_setup import NVSO_FORM
 from tournament.models import Action, Event, Player, Signup
 
@@ -509,3 +509,20 @@ def test_without_e_mail_configured_nothing_is_queued_and_sign_up_works(client, s
     withdraw(client, ann.wsgi_request.path)
     assert entry(client, bo) == "registered"
     assert mails_queued() == 0
+
+
+def test_e_mail_is_configured_from_the_environment():
+    shown = (
+        "from django.conf import settings; mailer = settings.MAILERS['default']; "
+        "print(settings.SEND_EMAIL, mailer['BACKEND'].rsplit('.', 2)[1], "
+        "mailer.get('OPTIONS', {}).get('port'), settings.DEFAULT_FROM_EMAIL)"
+    )
+    none = manage("shell", "--no-imports", "-c", shown, **PRODUCTION)
+    assert none.stdout.split() == ["False", "dummy", "None", "webmaster@localhost"], none.stderr
+    sender = {"DEFAULT_FROM_EMAIL": "games@example.org", "EMAIL_HOST": "smtp.example.org"}
+    tls = manage("shell", "--no-imports", "-c", shown, EMAIL_USE_TLS="1", **sender, **PRODUCTION)
+    assert tls.stdout.split() == ["True", "smtp", "587", "games@example.org"], tls.stderr
+    anonymous = manage("check", EMAIL_HOST="smtp.example.org", **PRODUCTION)
+    assert anonymous.returncode != 0 and "Set DEFAULT_FROM_EMAIL" in anonymous.stderr
+    both = manage("check", EMAIL_USE_TLS="1", EMAIL_USE_SSL="1", **sender, **PRODUCTION)
+    assert both.returncode != 0 and "Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both." in both.stderr
