@@ -300,9 +300,7 @@ RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 5)
 # its own EMAIL_* settings are deprecated, so the environment's names are read here only.
 _email_host = os.environ.get("EMAIL_HOST", "")
 SEND_EMAIL = bool(_email_host)
-# Without a server, a mailer that sends nothing (and nothing is queued for it anyway).
-MAILERS: dict = {"default": {"BACKEND": "django.core.mail.backends.dummy.EmailBackend"}}
-if SEND_EMAIL:
+if SEND_EMAIL:  # without a server no mailer at all (a dummy one fails check --deploy)
     _use_tls = env_bool("EMAIL_USE_TLS", False)
     _use_ssl = env_bool("EMAIL_USE_SSL", False)
     if _use_tls and _use_ssl:
@@ -313,17 +311,19 @@ if SEND_EMAIL:
             "Set DEFAULT_FROM_EMAIL to the sender of the e-mails (games@example.org) with "
             "EMAIL_HOST."
         )
-    MAILERS["default"] = {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "OPTIONS": {
-            "host": _email_host,
-            "port": env_int("EMAIL_PORT", 587 if _use_tls else 465 if _use_ssl else 25, 1),
-            "username": os.environ.get("EMAIL_HOST_USER", ""),
-            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-            "use_tls": _use_tls,
-            "use_ssl": _use_ssl,
-            "timeout": 30,
-        },
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host,
+                "port": env_int("EMAIL_PORT", 587 if _use_tls else 465 if _use_ssl else 25, 1),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": _use_tls,
+                "use_ssl": _use_ssl,
+                "timeout": 30,
+            },
+        }
     }
 
 # Sign-up on an event's page (issue 49): sign-ups one address may make in an hour, and the

@@ -112,7 +112,7 @@ class SignupStatusView(EventMixin, TemplateView):
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)
         response["Cache-Control"] = "private, no-store"
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"  # no other site is told its address
         response["X-Robots-Tag"] = "noindex"
         return response
 
