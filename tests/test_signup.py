@@ -12,6 +12,7 @@ import html
 import re
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -527,3 +528,26 @@ def test_e_mail_is_configured_from_the_environment():
     assert anonymous.returncode != 0 and "Set DEFAULT_FROM_EMAIL" in anonymous.stderr
     both = manage("check", EMAIL_USE_TLS="1", EMAIL_USE_SSL="1", **sender, **PRODUCTION)
     assert both.returncode != 0 and "Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both." in both.stderr
+
+
+def test_the_event_file_keeps_the_waitlist_and_its_order(client, director_client, open_event):
+    open_signup(open_event, signup_capacity=1)
+    for name in ("Ann", "Bo", "Cy"):
+        status(client, sign_up(client, open_event, name, email=f"{name}@example.org"))
+    text_file = director_client.get(f"/director/e/{open_event.slug}/event.json").content.decode()
+    assert "@example.org" not in text_file  # what registrants gave to be written to stays
+    open_event.delete()
+    key = form_key(director_client.get("/director/import/"))
+    upload = SimpleUploadedFile("e.json", text_file.encode())
+    assert (
+        director_client.post("/director/import/", {"file": upload, "once": key}).status_code == 302
+    )
+    copy = Event.objects.get()
+    assert [(p.name, p.entry) for p in copy.players.order_by("signup__place")] == [
+        ("Ann", "registered"),
+        ("Bo", "waitlist"),
+        ("Cy", "waitlist"),
+    ]
+    assert [p.name for p in copy.players.waitlist()] == ["Bo", "Cy"]
+    assert copy.players.counts()["registered"] == 1
+    assert not copy.signups.unseen().exists() and not copy.signups.exclude(email="").exists()
