@@ -551,3 +551,16 @@ def test_the_event_file_keeps_the_waitlist_and_its_order(client, director_client
     assert [p.name for p in copy.players.waitlist()] == ["Bo", "Cy"]
     assert copy.players.counts()["registered"] == 1
     assert not copy.signups.unseen().exists() and not copy.signups.exclude(email="").exists()
+
+
+def test_an_event_file_giving_one_sign_up_number_twice_is_refused(director_client, open_event):
+    client = Client()
+    for name in ("Ann", "Bo"):
+        status(client, sign_up(client, open_event, name))
+    text_file = director_client.get(f"/director/e/{open_event.slug}/event.json").content.decode()
+    twice = text_file.replace('"signed_up": 2', '"signed_up": 1')
+    key = form_key(director_client.get("/director/import/"))
+    upload = SimpleUploadedFile("e.json", twice.encode())
+    refused = director_client.post("/director/import/", {"file": upload, "once": key})
+    assert "players[1].extra.signed_up : 1 is the sign-up of players[0] too" in text(refused)
+    assert Event.objects.count() == 1
