@@ -96,5 +96,11 @@ def test_the_director_sees_new_sign_ups_and_approves_them(signup_site, pages):
     expect(page.locator("#player-counts")).to_have_text(
         "1 player registered, 0 checked in, 1 awaiting approval, 1 on the waitlist."
     )
+    page.locator("#waitlist").get_by_role("link", name="Ed Fox").click()
+    expect(page.locator("#signed-up")).to_contain_text("(sign-up number 3)")
+    page.goto(url + "/director/e/open/desk/")
+    expect(page.locator(".desk-row", has_text="Ed Fox")).to_contain_text("on the waitlist")
     page.goto(url + "/director/e/open/edit/")
-    expect(page.get_by_label("sign-up closes", exact=False)).to_be_visible()
+    expect(page.get_by_label("Sign-up closes")).to_have_value(
+        timezone.localtime(Event.objects.get().signup_closes).strftime("%Y-%m-%dT%H:%M")
+    )
