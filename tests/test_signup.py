@@ -235,6 +235,8 @@ def test_the_director_sees_new_sign_ups_and_approves_them(client, director_clien
     assert words.count("new sign-up") == 4  # the heading's, and a badge for each in the list
 
     ann = Player.objects.get(name="Ann")
+    player_page = director_client.get(f"{url}{ann.pk}/").content.decode()
+    assert f'id="signup-link">http://testserver{links[0]}</a>' in player_page  # to give again
     approved = director_client.post(f"{url}signups/", {"id": [ann.pk], "approve": "1"})
     assert approved["Location"] == f"{url}#signups"
     assert entry(client, links[0]) == "registered"

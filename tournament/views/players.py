@@ -24,6 +24,7 @@ from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
 from tournament.models import (
     Event,
     Player,
+    Signup,
     StageKind,
 )
 from tournament.services.players import (
@@ -179,6 +180,10 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
             ctx.setdefault("late_form", LateArrivalForm(stage=stage))
         ctx["seats"] = player.seats.select_related("stage", "table").order_by("stage__number")
         ctx["played"] = has_played(player)
+        signup = Signup.objects.filter(player=player).select_related("event").first()
+        if signup is not None:  # to give a registrant who lost it their private link
+            ctx["signup"] = signup
+            ctx["signup_link"] = self.request.build_absolute_uri(signup.get_absolute_url())
         return ctx
 
     def post(self, request, *args, **kwargs):
