@@ -323,6 +323,8 @@ def test_one_tap_checks_in_and_a_double_tap_checks_in_once(director_client, even
         "withdrew": 0,
         "checked_in": 1,
         "seated": 0,
+        "waitlisted": 0,  # signed up on the event's page (issue 49)
+        "pending": 0,
     }
     assert second["changed"] == 0 and second["checked_in"] == 1
     assert Action.objects.filter(verb="players.checked_in").count() == 1

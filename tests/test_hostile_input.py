@@ -42,6 +42,7 @@ FORMS = [
     ("/director/e/spring/1/table/1/infraction/", "note"),
     ("/director/e/spring/infractions/{i1}/", "reason"),
     ("/director/import/", "director"),
+    ("/e/spring/signup/", "club"),  # a registrant's (issue 49)
     ("/accounts/login/", "username"),
     ("/accounts/logout/", "next"),
     ("/accounts/password_change/", "new_password1"),

@@ -1,13 +1,18 @@
+import datetime
 import re
 import secrets
+import zoneinfo
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Fieldset, Layout, Submit
+from crispy_forms.layout import Div, Fieldset, Layout, Submit
 from django import forms
 from django.conf import settings
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from tournament.fields import NameFormField
 from tournament.game.finals import BIG_FINAL, FinalsOptions
 from tournament.game.rules import RuleSet, default_engines
 from tournament.models import (
@@ -20,7 +25,14 @@ from tournament.models import (
     rule_set,
     time_zone_names,
 )
-from tournament.registration import ReadError, parse_brackets, paste_sheet, read_list
+from tournament.registration import (
+    ReadError,
+    age_on,
+    bracket_for,
+    parse_brackets,
+    paste_sheet,
+    read_list,
+)
 from tournament.text import translated
 
 ONCE_KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -59,6 +71,18 @@ def parse_int_list(text: str, what: str) -> list[int]:
         ) from None
 
 
+# The event's sign-up settings (issue 49), on its form under their own heading.
+SIGNUP_FIELDS = ["signup_open", "signup_closes", "signup_capacity", "signup_approval"]
+
+
+def in_zone(when: datetime.datetime, zone_name: str | None) -> datetime.datetime:
+    """A date and time typed in the form (read in the page's zone) as meant: in the zone the
+    form gives the event (a new event's, or one just changed)."""
+    zone = zoneinfo.ZoneInfo(zone_name or settings.TIME_ZONE)
+    typed = timezone.make_naive(when, timezone.get_current_timezone())
+    return timezone.make_aware(typed, zone)
+
+
 class EventForm(OnceMixin, forms.ModelForm):
     engines = forms.CharField(
         label=_("Engines in play order"),
@@ -95,9 +119,15 @@ class EventForm(OnceMixin, forms.ModelForm):
             "finals_fill_to",
             "finals_big_final",
             "sheet_language",
+            *SIGNUP_FIELDS,
         ]
         # A date picker takes ISO dates whatever the page's language (French shows 22/11/2026).
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "signup_closes": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -133,6 +163,7 @@ class EventForm(OnceMixin, forms.ModelForm):
                 _("The road to the Final"), "finals_top_n", "finals_fill_to", "finals_big_final"
             ),
             Fieldset(_("Divisions by age (for imported lists)"), "age_brackets", "age_on"),
+            Fieldset(_("Sign-up on the event's page"), *SIGNUP_FIELDS),
         )
         self.helper.render_hidden_fields = True
         self.helper.add_input(Submit("save", _("Save event")))
@@ -199,6 +230,8 @@ class EventForm(OnceMixin, forms.ModelForm):
         self.check_format(data, rules)
         data["tiles_drawn"] = {str(k): v for k, v in sorted(data["tiles_drawn"].items())}
         self.check_rules_in_play(data)
+        if data.get("signup_closes"):
+            data["signup_closes"] = in_zone(data["signup_closes"], data.get("time_zone"))
         return data
 
     def check_finals(self, data, rules: RuleSet) -> None:
@@ -328,6 +361,112 @@ class PlayerEditForm(OnceMixin, forms.ModelForm):
                 _("Another player of this event has id %(ref)s.") % {"ref": ref}
             )
         return ref
+
+
+class SignupForm(OnceMixin, forms.Form):
+    """A registrant signs up on the event's page (issue 49). Every field is bounded; a birth
+    date is asked only when the event's divisions go by age (it gives the division and is not
+    kept); ``website``, hidden from people, is filled in only by robots."""
+
+    name = NameFormField(label=_("Name"), max_length=120)
+    club = NameFormField(label=_("Club"), max_length=120, required=False)
+    birth_date = forms.DateField(
+        label=_("Birth date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    email = forms.EmailField(
+        label=_("E-mail"),
+        max_length=254,
+        required=False,
+        help_text=_(
+            "Optional: your private link is sent there, and what becomes of your sign-up. It "
+            "is used for nothing else."
+        ),
+    )
+    website = forms.CharField(label=_("Leave this field empty"), max_length=200, required=False)
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        try:
+            self.brackets = parse_brackets(event.age_brackets)
+        except ValueError:
+            self.brackets = []
+        if self.brackets:
+            self.fields["birth_date"].help_text = _(
+                "Optional: gives your division (ages on %(day)s: %(brackets)s)."
+            ) % {
+                "day": date_format(event.age_day),
+                "brackets": ", ".join(b.label for b in self.brackets),
+            }
+        else:
+            del self.fields["birth_date"]
+        self.fields["name"].widget.attrs["autocomplete"] = "name"
+        self.fields["email"].widget.attrs["autocomplete"] = "email"
+        self.fields["website"].widget.attrs.update(autocomplete="off", tabindex="-1")
+        self.helper = FormHelper()
+        self.helper.form_tag = False  # the page's own <form>, with its token
+        self.helper.disable_csrf = True
+        self.helper.render_hidden_fields = True
+        fields = ["name", "club", *(["birth_date"] if self.brackets else []), "email"]
+        self.helper.layout = Layout(*fields, Div("website", css_class="signup-trap"))
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give your name."))
+        return name
+
+    def clean_club(self):
+        return " ".join(self.cleaned_data["club"].split())
+
+    def clean_birth_date(self):
+        birth = self.cleaned_data["birth_date"]
+        if birth is None:
+            return None
+        if birth > timezone.localdate():
+            raise forms.ValidationError(_("A birth date cannot be in the future."))
+        if birth.year < 1900:
+            raise forms.ValidationError(_("Give a birth date from 1900 on."))
+        age = age_on(birth, self.event.age_day)
+        if bracket_for(age, self.brackets) is None:
+            raise forms.ValidationError(
+                _(
+                    "On %(day)s you will be %(age)s: no division of this event takes that age "
+                    "(%(brackets)s)."
+                )
+                % {
+                    "day": date_format(self.event.age_day),
+                    "age": age,
+                    "brackets": ", ".join(b.label for b in self.brackets),
+                }
+            )
+        return birth
+
+    def clean(self):
+        data = super().clean()
+        if data.get("website"):
+            raise forms.ValidationError(
+                _(
+                    "Not signed up: a field people do not see was filled in, as robots do. "
+                    "Type the form in yourself."
+                )
+            )
+        birth = data.get("birth_date")
+        data["division"] = (
+            bracket_for(age_on(birth, self.event.age_day), self.brackets) if birth else ""
+        )
+        return data
+
+
+class SignupWithdrawForm(OnceMixin, forms.Form):
+    """A registrant withdraws from their private link: a box to tick, then the button."""
+
+    confirm = forms.BooleanField(
+        label=_("Yes, I withdraw from this event"),
+        error_messages={"required": _("Tick the box to confirm that you withdraw.")},
+    )
 
 
 class WithdrawForm(OnceMixin, forms.Form):

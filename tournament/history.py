@@ -13,10 +13,14 @@ write that is no history entry, ``changed``) inside its transaction.
 
 from __future__ import annotations
 
+import datetime
+
 from django.core.exceptions import FieldDoesNotExist
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import DateTimeField, F
 from django.dispatch import Signal
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
@@ -127,6 +131,12 @@ VERBS = {
     "player.not_same": _("%(player)s: not the same person as in %(other)s"),
     "series.event_added": _("Added to the series %(series)s"),
     "series.event_removed": _("Taken out of the series %(series)s"),
+    "signup.registered": _("%(player)s signed up on the event's page"),
+    "signup.pending": _("%(player)s signed up on the event's page, awaiting approval"),
+    "signup.waitlisted": _("%(player)s signed up on the event's page: on the waitlist"),
+    "signup.promoted": _("%(player)s takes a place, from the waitlist"),
+    "signup.approved": _("%(player)s's sign-up approved"),
+    "signup.withdrew": _("%(player)s withdrew, from their sign-up link"),
 }
 
 
@@ -255,6 +265,12 @@ def _setting_value(name: str, value) -> str:
         return "—"
     if field is not None and field.choices:
         return str(dict(field.flatchoices).get(value, value))
+    if isinstance(field, DateTimeField) and isinstance(value, str):
+        try:
+            when = datetime.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        return date_format(timezone.localtime(when), "DATETIME_FORMAT")  # the event's zone
     if isinstance(value, bool):
         return gettext_now("yes") if value else gettext_now("no")
     if isinstance(value, list):

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -356,6 +357,40 @@ class Event(models.Model):
             "language; by default in the language of whoever prints them."
         ),
     )
+    # Sign-up on the event's page (issue 49, tournament/services/signup.py).
+    signup_open = models.BooleanField(
+        _("players sign up on the event's page"),
+        default=False,
+        help_text=_(
+            "A form on the event's page takes name, club, birth date and e-mail; each "
+            "registrant gets a private link to their status."
+        ),
+    )
+    signup_closes = models.DateTimeField(
+        _("sign-up closes"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Date and time, in the event's zone. Empty: open until a director closes it or "
+            "Game 1 is seated."
+        ),
+    )
+    signup_capacity = models.PositiveIntegerField(
+        _("places"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Players registered at most, those added by a director included; later sign-ups "
+            "go on a waitlist, in order. Empty: no limit."
+        ),
+    )
+    signup_approval = models.BooleanField(
+        _("a director approves each sign-up"),
+        default=False,
+        help_text=_(
+            "A sign-up holds its place but is not registered until a director approves it."
+        ),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # Bumped in the same transaction as every write that changes what the event's pages show
     # (tournament/history.py): caches and live pages key on it.
@@ -381,6 +416,10 @@ class Event(models.Model):
                 name="event_table_size_2_to_12",
             ),
             models.CheckConstraint(condition=Q(sets__in=[1, 2]), name="event_sets_1_or_2"),
+            models.CheckConstraint(
+                condition=Q(signup_capacity__isnull=True) | Q(signup_capacity__gte=1),
+                name="event_signup_capacity_at_least_1",
+            ),
         ]
 
     def __str__(self):
@@ -441,9 +480,20 @@ class Event(models.Model):
         return user.pk in known
 
 
-# Registered: a player of the event who has not withdrawn. Every page that counts players
-# counts them so (issue 28 item 21): PlayerQuerySet.registered() and counts().
-REGISTERED = Q(withdrawn=False)
+class Waiting(models.TextChoices):
+    """What a player who signed up waits for before being registered (issue 49)."""
+
+    WAITLIST = "waitlist", _("on the waitlist")
+    APPROVAL = "approval", _("awaiting approval")
+
+
+# Registered: a player of the event who has not withdrawn and waits for nothing (a place on the
+# waitlist, a director's approval). Every page that counts players counts them so (issue 28
+# item 21): PlayerQuerySet.registered() and counts().
+REGISTERED = Q(withdrawn=False, waiting="")
+WITHDREW = Q(withdrawn=True)
+# Holding a place of the event's sign-up capacity: registered, or awaiting approval.
+HOLDS_A_PLACE = Q(withdrawn=False, waiting__in=["", Waiting.APPROVAL])
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -455,17 +505,31 @@ class PlayerQuerySet(models.QuerySet):
         """Checked in and not withdrawn: the players a draw seats."""
         return self.registered().filter(checked_in=True)
 
+    def waitlist(self):
+        """The players on the waitlist, first to be promoted first (the order they signed up)."""
+        return self.filter(withdrawn=False, waiting=Waiting.WAITLIST).order_by("signup__place")
+
+    def awaiting_approval(self):
+        return self.filter(withdrawn=False, waiting=Waiting.APPROVAL).order_by("signup__place")
+
     def counts(self, seated_in: int | None = None) -> dict[str, int]:
         """The counts the event page, the players page and the desk show, in one query:
-        ``registered`` (not withdrawn), ``withdrew``, ``checked_in`` (registered and checked
-        in: present, what the road to the Final starts from), and ``seated`` (registered and
-        seated in the stage of id ``seated_in``; 0 without one)."""
+        ``registered`` (not withdrawn, waiting for nothing), ``withdrew``, ``checked_in``
+        (registered and checked in: present, what the road to the Final starts from),
+        ``seated`` (registered and seated in the stage of id ``seated_in``; 0 without one),
+        ``waitlisted`` and ``pending`` (signed up, on the waitlist or awaiting approval)."""
         return self.aggregate(
             registered=models.Count("pk", filter=REGISTERED, distinct=True),
-            withdrew=models.Count("pk", filter=~REGISTERED, distinct=True),
+            withdrew=models.Count("pk", filter=WITHDREW, distinct=True),
             checked_in=models.Count("pk", filter=REGISTERED & Q(checked_in=True), distinct=True),
             seated=models.Count(
                 "seats", filter=REGISTERED & Q(seats__stage_id=seated_in), distinct=True
+            ),
+            waitlisted=models.Count(
+                "pk", filter=Q(withdrawn=False, waiting=Waiting.WAITLIST), distinct=True
+            ),
+            pending=models.Count(
+                "pk", filter=Q(withdrawn=False, waiting=Waiting.APPROVAL), distinct=True
             ),
         )
 
@@ -500,6 +564,11 @@ class Player(models.Model):
         default=False,
         help_text=_("Left the event: not drawn, cannot advance or medal; rounds played stay."),
     )
+    # A player who signed up on the event's page past its capacity, or whose sign-up a director
+    # has to approve: not registered yet (not counted, not drawn). "" for everyone else.
+    waiting = models.CharField(
+        _("waiting"), max_length=10, choices=Waiting.choices, blank=True, default=""
+    )
     # The name without case, accents, punctuation and spaces, for searches ("jose nunez" finds
     # José Núñez, "obrien" finds O'Brien) and A-to-Z lists (tournament.text.name_key).
     search_key = SearchKeyField(_("search key"), max_length=120, source="name", blank=True)
@@ -514,10 +583,88 @@ class Player(models.Model):
             models.UniqueConstraint(
                 fields=["event", "ref"], condition=~Q(ref=""), name="player_ref_unique_in_event"
             ),
+            models.CheckConstraint(
+                condition=Q(waiting__in=["", *Waiting.values]), name="player_waiting_known"
+            ),
         ]
 
     def __str__(self):
         return self.name
+
+    @property
+    def entry(self) -> str:
+        """Where the player stands: "withdrawn", "waitlist", "approval" or "registered"."""
+        if self.withdrawn:
+            return "withdrawn"
+        return self.waiting or "registered"
+
+
+class SignupQuerySet(models.QuerySet):
+    def from_token(self, event: Event, token: str) -> Signup | None:
+        """The event's sign-up whose private link carries ``token``; None for a token this
+        site did not sign, or another event's."""
+        try:
+            pk = signing.Signer(salt=Signup.TOKEN_SALT, sep=".").unsign(token)
+        except signing.BadSignature:
+            return None
+        if not (pk.isascii() and pk.isdigit() and len(pk) < 19):
+            return None
+        return self.select_related("player", "event").filter(event=event, pk=int(pk)).first()
+
+    def unseen(self):
+        """The sign-ups no director has marked as seen, oldest first."""
+        return self.filter(seen=False).order_by("place")
+
+
+class Signup(models.Model):
+    """A player who signed up on the event's page (issue 49): the order they came in, and
+    what the site keeps to write to them. Where they stand (registered, on the waitlist,
+    awaiting approval, withdrawn) is their player's, as for every player.
+
+    The e-mail is kept only to send the registrant their link and what becomes of their
+    sign-up; the birth date is not kept (it gives the division, then goes); the address they
+    signed up from is kept hashed, to count sign-ups per address and hour."""
+
+    TOKEN_SALT = "tournament.signup.link"  # noqa: S105 (a salt, not a secret)
+
+    event = models.ForeignKey(
+        Event, verbose_name=_("event"), on_delete=models.CASCADE, related_name="signups"
+    )
+    player = models.OneToOneField(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="signup"
+    )
+    place = models.PositiveIntegerField(
+        _("order of sign-up"), help_text=_("1 for the event's first sign-up, and so on.")
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)  # of the e-mails
+    # The scheme and host the registrant signed up on: the e-mails' links go there.
+    site = models.CharField(_("site"), max_length=200, blank=True)
+    address = models.CharField(_("address (hashed)"), max_length=16, blank=True)
+    seen = models.BooleanField(_("seen by a director"), default=False)
+    created = models.DateTimeField(_("signed up at"), auto_now_add=True, db_index=True)
+
+    objects = SignupQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+        ordering = ["event", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "place"], name="signup_place_unique"),
+        ]
+        indexes = [models.Index(fields=["address", "created"], name="signup_address_created")]
+
+    def __str__(self):
+        return f"{self.player} ({self.place})"
+
+    def get_absolute_url(self):
+        return reverse("signup_status", args=[self.event.slug, self.token])
+
+    @property
+    def token(self) -> str:
+        """The private link's token: the sign-up's id, signed with the site's secret."""
+        return signing.Signer(salt=self.TOKEN_SALT, sep=".").sign(str(self.pk))
 
 
 class StageKind(models.TextChoices):

@@ -38,6 +38,15 @@ MEDIA_ROOT     where photos of the paper sheets are kept (default media/).
 SQLITE_SYNCHRONOUS  FULL (default: a save answered survives a power cut), EXTRA or NORMAL.
 RATING_MIN_GAMES  the ratings' leaderboard lists players with at least this many rated games
                (default 5).
+EMAIL_HOST     the SMTP server that sends registrants their e-mails (issue 49); unset, the
+               default: no e-mail is sent, and sign-up works the same. With it: EMAIL_PORT
+               (default 587 with EMAIL_USE_TLS, 465 with EMAIL_USE_SSL, else 25),
+               EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or EMAIL_USE_SSL ("1"),
+               and DEFAULT_FROM_EMAIL (required: the sender, e.g. "Spring Games
+               <games@example.org>").
+SIGNUPS_PER_ADDRESS  sign-ups one address may make in an hour, all events together (default
+               10; 0: no limit, for a hall whose phones share one address).
+SIGNUPS_PER_HOUR     sign-ups the whole site takes in an hour (default 1000; 0: no limit).
 """
 
 import ipaddress
@@ -286,6 +295,42 @@ REGISTRATION_IN_REQUEST_BYTES = env_int("REGISTRATION_IN_REQUEST_BYTES", 256_000
 # The ratings (scoring/services/ratings.py) are computed in the background after each change;
 # the leaderboard hides a player with fewer rated games than this (a rating still uncertain).
 RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 5)
+
+# E-mail to registrants (issue 49), sent by the background worker through the SMTP server
+# EMAIL_HOST names; without one nothing is queued and nothing is sent. Django 6.1's MAILERS:
+# its own EMAIL_* settings are deprecated, so the environment's names are read here only.
+_email_host = os.environ.get("EMAIL_HOST", "")
+SEND_EMAIL = bool(_email_host)
+if SEND_EMAIL:  # without a server no mailer at all (a dummy one fails check --deploy)
+    _use_tls = env_bool("EMAIL_USE_TLS", False)
+    _use_ssl = env_bool("EMAIL_USE_SSL", False)
+    if _use_tls and _use_ssl:
+        raise ImproperlyConfigured("Set EMAIL_USE_TLS or EMAIL_USE_SSL, not both.")
+    DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "")
+    if "@" not in DEFAULT_FROM_EMAIL:
+        raise ImproperlyConfigured(
+            "Set DEFAULT_FROM_EMAIL to the sender of the e-mails (games@example.org) with "
+            "EMAIL_HOST."
+        )
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host,
+                "port": env_int("EMAIL_PORT", 587 if _use_tls else 465 if _use_ssl else 25, 1),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": _use_tls,
+                "use_ssl": _use_ssl,
+                "timeout": 30,
+            },
+        }
+    }
+
+# Sign-up on an event's page (issue 49): sign-ups one address may make in an hour, and the
+# whole site takes in an hour (0: no limit).
+SIGNUPS_PER_ADDRESS = env_int("SIGNUPS_PER_ADDRESS", 10)
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 1000)
 
 # Public pages ask this often (seconds) whether the event changed, and then fetch only the
 # parts that did (static/js/live.js, htmx).

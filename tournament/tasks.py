@@ -3,6 +3,7 @@
 from django.tasks import task
 
 from tournament.services.registration import read_later
+from tournament.services.signup import mail_signup
 from tournament.services.worker import forget_heartbeats
 
 
@@ -10,6 +11,12 @@ from tournament.services.worker import forget_heartbeats
 def read_registration_list(reading_id: int) -> None:
     """Read a registration list too large for a request (tournament/services/registration.py)."""
     read_later(reading_id)
+
+
+@task()
+def send_signup_mail(signup_id: int, what: str) -> bool:
+    """E-mail a registrant (tournament/services/signup.py): signed up, promoted, approved."""
+    return mail_signup(signup_id, what)
 
 
 @task()

@@ -10,8 +10,9 @@ from django.views.generic import RedirectView
 
 from tournament.hall_login import HallLoginView, LoginCodesView, LoginCodeView
 
-# Log in, log out and change one's password. No password-reset pages: the site sends no e-mail
-# (a director resets a password with `manage.py changepassword`).
+# Log in, log out and change one's password. No password-reset pages: the site e-mails
+# registrants only, and only with EMAIL_HOST (a director resets a password with
+# `manage.py changepassword`).
 accounts = [
     path("login/", HallLoginView.as_view(), name="login"),  # under HALL: with a code too
     path("login/code/", LoginCodeView.as_view(), name="login_code"),

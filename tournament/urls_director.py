@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournament.views import events, players, registration
+from tournament.views import events, players, registration, signup
 
 urlpatterns = [
     path("new/", events.EventCreateView.as_view(), name="event_create"),
@@ -24,6 +24,7 @@ urlpatterns = [
         name="players_import_preview",
     ),
     path("e/<slug:slug>/players/check-in/", players.CheckInView.as_view(), name="check_in"),
+    path("e/<slug:slug>/players/signups/", signup.SignupsView.as_view(), name="signups"),
     path("e/<slug:slug>/players/<int:pk>/", players.PlayerView.as_view(), name="player_edit"),
     path(
         "e/<slug:slug>/players/<int:pk>/delete/",

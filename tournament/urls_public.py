@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournament.caching import EventVersionView
 from tournament.streams import EventStreamView
-from tournament.views import events, offline
+from tournament.views import events, offline, signup
 
 urlpatterns = [
     path("", events.HomeView.as_view(), name="home"),
@@ -12,6 +12,12 @@ urlpatterns = [
     path("e/<slug:slug>/version.json", EventVersionView.as_view(), name="event_version"),
     path("e/<slug:slug>/stream/", EventStreamView.as_view(), name="event_stream"),
     path("e/<slug:slug>/find/", events.FindTableView.as_view(), name="find_table"),
+    path("e/<slug:slug>/signup/", signup.SignupView.as_view(), name="signup"),
+    path(
+        "e/<slug:slug>/signup/<str:token>/",
+        signup.SignupStatusView.as_view(),
+        name="signup_status",
+    ),
     path("sw.js", offline.ServiceWorkerView.as_view(), name="service_worker"),
     path("manifest.webmanifest", offline.ManifestView.as_view(), name="manifest"),
 ]

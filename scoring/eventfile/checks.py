@@ -478,13 +478,23 @@ class _Checks:
     # -- players ----------------------------------------------------------------------------
     def players(self, players: Any) -> None:
         first: dict[str, int] = {}
+        signed: dict[int, int] = {}  # the order of sign-up -> the player who holds it
         for i, player in enumerate(_the(players, [])):
             if not _ok(player):
                 continue
             extra = _the(player.extra, None)
-            if extra is None or not extra.withdrawn:
-                self.field += 1
+            if extra is None or not (extra.withdrawn or extra.waiting):
+                self.field += 1  # registered: neither withdrawn nor waiting (issue 49)
             where = at("players", i)
+            place = None if extra is None else extra.signed_up
+            if place in signed:
+                self.error(
+                    at(at(where, "extra"), "signed_up"),
+                    _("%(value)s is the sign-up of %(other)s too")
+                    % {"value": show(place), "other": at("players", signed[place])},
+                )
+            elif place is not None:
+                signed[place] = i
             ref = player.id.raw if isinstance(player.id, Bad) else player.id
             if not isinstance(ref, str):
                 continue

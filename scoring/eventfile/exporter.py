@@ -124,7 +124,7 @@ def export_event(event: Event) -> dict[str, Any]:
     """The whole event in the event file's shape, ``results`` computed as the site shows them."""
     sheets = event_sheets(event)
     results = compute_results(event, sheets)
-    players = list(event.players.order_by("pk"))
+    players = list(event.players.select_related("signup").order_by("pk"))
     ids = player_ids(players)
     stages = sorted(sheets, key=lambda s: s.number)
     stage_index = {stage.pk: index for index, stage in enumerate(stages)}
@@ -333,6 +333,8 @@ def export_event(event: Event) -> dict[str, Any]:
                     "checked_in": p.checked_in,
                     **({"withdrawn": True} if p.withdrawn else {}),
                     **({"former_names": former[p.pk]} if p.pk in former else {}),
+                    **({"signed_up": p.signup.place} if hasattr(p, "signup") else {}),
+                    **({"waiting": p.waiting} if p.waiting else {}),
                 },
             }
             for p in players

@@ -53,6 +53,7 @@ from tournament.models import (
     RoundInProgress,
     Stage,
     StageKind,
+    Waiting,
 )
 from tournament.text import bad_character
 
@@ -347,6 +348,10 @@ class PlayerExtra(Extra):
     checked_in: bool | None = None
     withdrawn: bool | None = None
     former_names: Items(Text(_max_length(Player, "name")), MAX_FORMER_NAMES) | None = None
+    # Signed up on the event's page (issue 49): the order of the sign-up (1 for the first), and
+    # what the player waits for (the waitlist, a director's approval); absent: registered.
+    signed_up: Int(1, 10_000_000) | None = None
+    waiting: Choice(Waiting) | None = None
 
 
 class PlayerEntry(Shape):

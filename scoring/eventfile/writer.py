@@ -11,7 +11,7 @@ from scoring.eventfile.checks import EVENT_FIELDS, Plan
 from scoring.eventfile.schema import moment
 from scoring.models import Infraction, Round, Score, ScoreChange
 from scoring.services.rounds import store_totals
-from tournament.models import Action, ClockEvent, Event, Player, Seat, Stage, Table
+from tournament.models import Action, ClockEvent, Event, Player, Seat, Signup, Stage, Table
 from tournament.services.events import unique_slug
 from tournament.stage_names import recognise
 
@@ -40,8 +40,16 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
             club=p.extra.club or "",
             checked_in=bool(p.extra.checked_in),
             withdrawn=bool(p.extra.withdrawn),
+            waiting=p.extra.waiting or "",
         )
         for p in file.players
+    )
+    # Sign-ups keep their order (the waitlist's); what a registrant gave to be written to (the
+    # e-mail) is in no file.
+    Signup.objects.bulk_create(
+        Signup(event=event, player=player, place=p.extra.signed_up, seen=True)
+        for p, player in zip(file.players, players, strict=True)
+        if p.extra.signed_up is not None
     )
     Action.objects.bulk_create(
         Action(

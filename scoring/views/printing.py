@@ -682,7 +682,7 @@ class SignInSheetPdfView(DirectorRequiredMixin, PdfMixin, EventMixin, TemplateVi
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["players"] = self.event.players.filter(withdrawn=False).alphabetical()
+        ctx["players"] = self.event.players.registered().alphabetical()
         return ctx
 
     def get_filename(self) -> str:

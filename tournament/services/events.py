@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from tournament.game.formats import Format
 from tournament.history import claim, log_action, setting_changes, settle
 from tournament.models import Event, Stage, StageKind, Table
+from tournament.services.signup import fill_places
 from tournament.stage_names import say
 
 # Named in the language of the director who creates the event (a stage's name is stored).
@@ -122,6 +123,7 @@ def update_event(event: Event, user) -> Event:
     log_action(event, "event.edited", user, fields=setting_changes(before, event))
     if before.format != event.format:
         sync_stages(event, user)
+    fill_places(event, user)  # a larger capacity takes the first on the waitlist
     return event
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player
 from tournament.refusals import Refusal, ValidationRefusal
+from tournament.services.signup import fill_places
 
 
 class PlayerRefused(ValidationRefusal):
@@ -128,6 +129,7 @@ def delete_player(event: Event, pk: int, user, key: str | None = None) -> tuple[
         club=player.club or "–",
     )
     player.delete()
+    fill_places(event, user)  # a place under the sign-up's capacity may be free
     settle(key, name=player.name)
     return player.name, True
 

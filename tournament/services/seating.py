@@ -31,6 +31,7 @@ from tournament.game.seating import (
 )
 from tournament.history import claim, log_action, settle
 from tournament.models import Player, Seat, Stage, StageKind, Table
+from tournament.services.signup import fill_places
 from tournament.text import translated
 
 
@@ -402,6 +403,13 @@ def withdraw_player(player: Player, user=None, reason: str = "", key: str | None
     player.withdrawn = True
     player.save(update_fields=["withdrawn"])
     log_action(event, "player.withdrew", user, reason=reason, player=player.name)
+    promoted = fill_places(event, user)  # before the draw: the waitlist's first take the place
+    if promoted:
+        done = ngettext(
+            "%(done)s %(names)s takes the place, from the waitlist.",
+            "%(done)s %(names)s take the places, from the waitlist.",
+            len(promoted),
+        ) % {"done": done, "names": ", ".join(p.name for p in promoted)}
     settle(key, done=str(done))
     return str(done)
 

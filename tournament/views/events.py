@@ -32,6 +32,7 @@ from tournament.services.events import (
     set_archived,
     update_event,
 )
+from tournament.views.signup import signup_context
 
 # -- public -----------------------------------------------------------------------------------
 
@@ -41,7 +42,8 @@ class HomeView(ListView):
     context_object_name = "events"
 
     def get_queryset(self):
-        registered = Count("players", filter=Q(players__withdrawn=False))  # as Player's REGISTERED
+        # as Player's REGISTERED
+        registered = Count("players", filter=Q(players__withdrawn=False, players__waiting=""))
         return Event.objects.listed().annotate(player_count=registered)
 
 
@@ -81,6 +83,8 @@ class EventHomeView(EventMixin, TemplateView):
         ctx["roads"] = event_roads(self.event)
         if self.is_director and not ctx["roads"]:
             ctx["finals_plans"] = event_plans(self.event)
+        if self.event.signup_open:
+            ctx.update(signup_context(self.event))
         return ctx
 
 

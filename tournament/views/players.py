@@ -24,6 +24,7 @@ from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
 from tournament.models import (
     Event,
     Player,
+    Signup,
     StageKind,
 )
 from tournament.services.players import (
@@ -49,9 +50,13 @@ class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        ctx["players"] = self.event.players.all()
+        ctx["players"] = self.event.players.select_related("signup")
         ctx["counts"] = self.event.players.counts()
         ctx["csv_form"] = CsvImportForm()
+        # Sign-ups (issue 49): the new ones, those to approve, the waitlist in order.
+        ctx["new_signups"] = self.event.signups.unseen().select_related("player")
+        ctx["to_approve"] = self.event.players.awaiting_approval()
+        ctx["waitlist"] = self.event.players.waitlist()
         return ctx
 
     def post(self, request, *args, **kwargs):
@@ -175,6 +180,10 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
             ctx.setdefault("late_form", LateArrivalForm(stage=stage))
         ctx["seats"] = player.seats.select_related("stage", "table").order_by("stage__number")
         ctx["played"] = has_played(player)
+        signup = Signup.objects.filter(player=player).select_related("event").first()
+        if signup is not None:  # to give a registrant who lost it their private link
+            ctx["signup"] = signup
+            ctx["signup_link"] = self.request.build_absolute_uri(signup.get_absolute_url())
         return ctx
 
     def post(self, request, *args, **kwargs):
