@@ -88,7 +88,7 @@ def event_document(event: Event) -> dict:
         "date": event.date.isoformat(),
         "venue": event.venue or "",
         "medal_tie": event.medal_tie,
-        "players": event.players.filter(withdrawn=False).count(),
+        "players": event.players.registered().count(),
         "stages": [_stage(event, s) for s in stages],
         "results": f"{API}/events/{event.slug}/results/",
     }
