@@ -1032,8 +1032,9 @@ SEATED_ON_OLD_TOTALS = "stage.seated_on_old_totals"
 def seated_on_old_totals(event: Event) -> list[Action]:
     """The history's entries saying a game was seated on the totals before a correction that
     are still true, the latest of each game: the game is seated otherwise than its reseating
-    rule seats it from the totals now (seating it again, or a correction back, ends the note).
-    Kept for the event's version; one query while there is none."""
+    rule seats it from the totals now (seating it again, a correction back, or taking its
+    seating away ends the note). Kept for the event's version; one query while there is
+    none."""
 
     def compute():
         entries = list(
@@ -1045,16 +1046,18 @@ def seated_on_old_totals(event: Event) -> list[Action]:
             return []
         latest = {a.stage_id: a for a in entries}
         results = load_results(event)
-        ruled = {stage.pk: (stage, tables) for stage, tables in rule_seatings(results).items()}
+        ruled = {stage.pk: tables for stage, tables in rule_seatings(results).items()}
+        seated = {stage.pk: seated_at(results, stage) for stage in results.sheets}
 
-        def follows(pk: int) -> bool:
-            stage, tables = ruled.get(pk, (None, None))
+        def still_true(pk: int) -> bool:
+            here, tables = seated.get(pk), ruled.get(pk)
+            if not here:
+                return False  # its seating was removed
             if not tables:
-                return False  # not seated by the rule now: nothing says it follows
-            here = seated_at(results, stage)
-            return all(here.get(player) == table for player, table in tables.items())
+                return True  # the rule cannot seat it as it is: nothing says it follows
+            return any(here.get(player) != table for player, table in tables.items())
 
-        return [a for pk, a in latest.items() if not follows(pk)]
+        return [a for pk, a in latest.items() if still_true(pk)]
 
     return cache.get_or_set(
         f"old-totals:{version_key(event)}", compute, settings.FRAGMENT_CACHE_SECONDS

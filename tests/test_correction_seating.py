@@ -230,6 +230,24 @@ def test_a_plain_confirm_keeps_the_seating_and_the_event_page_says_so(director_c
     assert note not in text(director_client.get(f"/e/{event.slug}/").content.decode())
 
 
+def test_a_correction_back_to_the_old_totals_ends_the_note(director_client, progressive):
+    event, t1, d = progressive["event"], progressive["t1"], progressive["d"]
+    _preview, form = correction(director_client, t1, progressive["pips"])
+    post(director_client, correct_url(t1), form)
+    note = "Game 2 was seated on the totals before the correction of table 1 (Game 1)."
+    assert note in text(director_client.get(f"/e/{event.slug}/").content.decode())
+    preview, form = correction(director_client, t1, progressive["pips"] | {d: 70}, "Was right")
+    page = preview.content.decode()
+    assert effects(page) == [  # the seating in place is the one these totals give
+        f"Game 1, table 1 — down to table 2: {progressive['c']} → "
+        f"Game 1, table 1 — down to table 2: {d}"
+    ]
+    assert reseat_button(page) == ""
+    post(director_client, correct_url(t1), form)
+    assert note not in text(director_client.get(f"/e/{event.slug}/").content.decode())
+    assert Action.objects.filter(verb="stage.seated_on_old_totals").count() == 1
+
+
 def test_with_rounds_in_the_next_game_no_reseat_and_the_event_page_and_history_say_so(
     client, director, director_client, progressive
 ):
