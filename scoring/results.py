@@ -5,6 +5,7 @@ Python); the writes are scoring/services/stages.py's."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -16,7 +17,8 @@ from scoring.sheets import TableSheet, event_sheets, event_summaries
 from tournament.caching import version_key
 from tournament.game import awards, finals, formats, reseating
 from tournament.game.message import Message
-from tournament.models import Event, Medal, Player, Seat, Stage, StageKind, Table
+from tournament.game.seating import SeatingError
+from tournament.models import Action, Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.refusals import Refusal
 from tournament.text import name_sort_key
 
@@ -638,6 +640,42 @@ def still_playing(results: EventResults, game: Stage) -> list[Player]:
     return [p for p in players if not p.withdrawn]
 
 
+def reseating_rule(results, stage: Stage, rng=None):
+    """How a cumulative event seats ``stage``, a game after the first (PRODUCT.md §12), as
+    ``seat_stage``'s ``arrange``: the event's reseating rule, from the games before it. None for
+    any other stage (a random draw)."""
+    fmt = results.format
+    earlier = [g for g in results.games if g.number < stage.number]
+    if not fmt.is_cumulative or stage.kind != StageKind.QUALIFYING or not earlier:
+        return None
+    previous = earlier[-1]
+    sheets = sorted(results.sheets[previous], key=lambda s: s.table.number)
+    game = game_totals(sheets)
+    cumulative = results.cumulative.get(previous.pk, game)
+    rng = rng or random.Random()
+
+    def arrange(players: list[Player], sizes: list[int]) -> list[list[Player]]:
+        by_pk = {p.pk: p for p in players}
+        if fmt.reseat == formats.BY_STANDING:
+            order = reseating.standing_order(
+                list(by_pk), cumulative, game, {pk: pk for pk in by_pk}
+            )
+            tables = reseating.by_standing(order, sizes)
+        elif fmt.reseat == formats.PROGRESSIVE:
+            last = [[p.pk for p in s.players if p.pk in by_pk] for s in sheets]
+            tables = reseating.progressive_balanced(
+                [t for t in last if t], game, cumulative, fmt.move, sizes, stage.event.table_size
+            )
+        else:
+            met = reseating.met_pairs(
+                [p.pk for p in s.players] for g in earlier for s in results.sheets[g]
+            )
+            tables = reseating.fewest_repeats(sorted(by_pk), sizes, met, rng)
+        return [[by_pk[pk] for pk in table] for table in tables]
+
+    return arrange
+
+
 @dataclass(frozen=True)
 class TableMoves:
     """Who leaves one table of a progressive game for the next game: ``up`` to table ``above``,
@@ -789,12 +827,33 @@ def _outcomes(results: EventResults) -> dict[str, str]:
     return out
 
 
-def correction_effects(round_, pips: dict[int, int] | None) -> list[tuple[str, str]]:
-    """(before, after) for every advancement or medal that correcting ``round_`` would change
-    (``pips`` None: removing it)."""
+@dataclass
+class CorrectionEffects:
+    """What correcting a round of a closed stage would change: ``lines``, (before, after)
+    sentences (who advances, who moves up or down, who sits where, who medals); ``seating``,
+    the seated stages the corrected totals would seat otherwise."""
+
+    lines: list[tuple[str, str]]
+    seating: list[SeatingChange] = field(default_factory=list)
+
+    @property
+    def reseat(self) -> Stage | None:
+        """The stage that can be seated again from the corrected totals: the first one
+        changed that has no round entered yet."""
+        return next((c.stage for c in self.seating if not c.played), None)
+
+    @property
+    def kept(self) -> list[Stage]:
+        """The games with rounds entered that the corrected totals would seat otherwise: they
+        keep their seating, and the event page says it followed the old totals."""
+        return [c.stage for c in self.seating if c.played and c.moves]
+
+
+def correction_effects(round_, pips: dict[int, int] | None) -> CorrectionEffects:
+    """What correcting ``round_`` to ``pips`` (None: removing it) would change: every
+    advancement, move, seat and medal."""
     event = round_.table.stage.event
     sheets = event_sheets(event)
-    before = _outcomes(compute_results(event, sheets))
     corrected = {
         stage: [
             s.with_round(round_.number, pips) if s.table.pk == round_.table_id else s
@@ -802,12 +861,207 @@ def correction_effects(round_, pips: dict[int, int] | None) -> list[tuple[str, s
         ]
         for stage, stage_sheets in sheets.items()
     }
-    after = _outcomes(compute_results(event, corrected))
-    return [
-        (before.get(key, "—"), after.get(key, "—"))
-        for key in sorted(set(before) | set(after))
-        if before.get(key) != after.get(key)
+    before, after = compute_results(event, sheets), compute_results(event, corrected)
+    was, now = _outcomes(before), _outcomes(after)
+    lines = [
+        (was.get(key, "—"), now.get(key, "—"))
+        for key in sorted(set(was) | set(now))
+        if was.get(key) != now.get(key)
     ]
+    lines += _move_lines(before, after)
+    seating = seating_changes(before, after)
+    for change in seating:
+        lines += _seat_lines(change)
+    return CorrectionEffects(lines, seating)
+
+
+# -- what a correction changes to the seating (issue 45 item 6) ----------------------------------
+
+# The reseating rules that read the totals (the fewest repeats reads who sat together).
+RULES_ON_TOTALS = (formats.BY_STANDING, formats.PROGRESSIVE)
+
+
+@dataclass
+class SeatingChange:
+    """A seated stage that corrected totals would seat otherwise: a cumulative game whose
+    players would sit at other tables (``moves``: the player, their table now, the table the
+    corrected totals give), or a semifinal or Final seated from advancers who change (a
+    ``SeatingConflict``: ``out`` would give their seats to ``in_``). ``played``: rounds are
+    entered there, so it can no longer be seated again."""
+
+    stage: Stage
+    played: bool
+    moves: list[tuple[Player, int, int]] = field(default_factory=list)
+    division: str = ""
+    out: list[Player] = field(default_factory=list)
+    in_: list[Player] = field(default_factory=list)
+
+
+def _played(results: EventResults, stage: Stage) -> bool:
+    return any(s.played for s in results.sheets[stage])
+
+
+def seated_at(results: EventResults, stage: Stage) -> dict[int, int]:
+    """Each player seated in ``stage`` (by id) -> their table's number, as seated."""
+    return {p.pk: s.table.number for s in results.sheets[stage] for p in s.players}
+
+
+def rule_seatings(results: EventResults) -> dict[Stage, dict[int, int]]:
+    """Where the reseating rule seats each player (id -> table number) of every seated game
+    of a cumulative event reseated by standing or progressive, the game before it closed:
+    from ``results``' totals, the players and the table sizes in place, as ``reseat_game``
+    seats them. A division whose players the rule cannot seat as they are (a player who
+    joined late, a withdrawal) is left out."""
+    fmt = results.format
+    if not fmt.is_cumulative or fmt.reseat not in RULES_ON_TOTALS:
+        return {}
+    out = {}
+    for previous, game in zip(results.games, results.games[1:], strict=False):
+        sheets = sorted(results.sheets[game], key=lambda s: s.table.number)
+        known = results.cumulative.get(previous.pk)
+        if not sheets or not previous.closed or known is None:
+            continue
+        arrange = reseating_rule(results, game)
+        seated: dict[int, int] = {}
+        for tables in by_division(sheets).values():
+            players = sorted({p for s in tables for p in s.players}, key=lambda p: p.pk)
+            if any(p.pk not in known for p in players):
+                continue
+            try:
+                plan = arrange(players, [len(s.players) for s in tables])
+            except SeatingError:
+                continue
+            for sheet, table in zip(tables, plan, strict=True):
+                seated.update({p.pk: sheet.table.number for p in table})
+        out[game] = seated
+    return out
+
+
+def seating_changes(before: EventResults, after: EventResults) -> list[SeatingChange]:
+    """The seated stages whose seating a correction changes, ``before`` and ``after`` it, in
+    play order: the cumulative games the reseating rule seats otherwise from the corrected
+    totals (each player whose table the rule changes, and who does not already sit there),
+    and the semifinals and Finals seated from advancers who change."""
+    old, new = rule_seatings(before), rule_seatings(after)
+    players = after.players
+    out = []
+    for game, tables in new.items():
+        was, here = old.get(game, {}), seated_at(after, game)
+        moves = sorted(
+            (
+                (players[pk], here[pk], table)
+                for pk, table in tables.items()
+                if was.get(pk, table) != table and here.get(pk, table) != table
+            ),
+            key=lambda m: (m[1], m[2], name_sort_key(m[0].name)),
+        )
+        if moves:
+            out.append(SeatingChange(game, _played(after, game), moves))
+    known = {(c.stage.pk, c.division): c for c in seating_conflicts(before)}
+    for c in seating_conflicts(after):
+        k = known.get((c.stage.pk, c.division))
+        if k is not None and k.advancers == c.advancers:
+            continue  # the seating was not the advancers' before the correction either
+        played = _played(after, c.stage)
+        out.append(SeatingChange(c.stage, played, division=c.division, out=c.out, in_=c.in_))
+    return sorted(out, key=lambda c: c.stage.number)
+
+
+def _table_moves(stage: Stage, m: TableMoves) -> str:
+    """One table's moves, as the close page says them: "Game 1, table 2 — up to table 1: Ann ·
+    down to table 3: Bo"."""
+    moving = []
+    if m.up:
+        moving.append(_("up to table %(n)s: %(names)s") % {"n": m.above, "names": ", ".join(m.up)})
+    if m.down:
+        moving.append(
+            _("down to table %(n)s: %(names)s") % {"n": m.below, "names": ", ".join(m.down)}
+        )
+    where = _("%(s)s, table %(t)s") % {"s": stage.title, "t": m.table}
+    if m.division:
+        where += f" ({m.division})"
+    return f"{where} — " + (" · ".join(moving) or _("nobody moves"))
+
+
+def _move_lines(before: EventResults, after: EventResults) -> list[tuple[str, str]]:
+    """(before, after) for each table of a progressive event's closed games whose players
+    moving up or down a correction changes."""
+    out = []
+    for game in after.games:
+        was = {(m.division, m.table): m for m in progressive_moves(before, game)}
+        now = {(m.division, m.table): m for m in progressive_moves(after, game)}
+        for key in sorted(set(was) | set(now)):
+            old, new = was.get(key), now.get(key)
+            if old != new:
+                blank = TableMoves(key[0], key[1], [], None, [], None)
+                out.append((_table_moves(game, old or blank), _table_moves(game, new or blank)))
+    return out
+
+
+def _seat_lines(change: SeatingChange) -> list[tuple[str, str]]:
+    """(before, after) for each seat of ``change``."""
+    title = change.stage.title
+    if change.division:
+        title += f" ({change.division})"
+    lines = [
+        (
+            _("%(s)s: %(player)s at table %(t)s") % {"s": title, "player": p.name, "t": here},
+            _("%(s)s: %(player)s at table %(t)s") % {"s": title, "player": p.name, "t": there},
+        )
+        for p, here, there in change.moves
+    ]
+    if change.out or change.in_:
+        lines.append(
+            (
+                _("%(s)s seats %(who)s") % {"s": title, "who": _names(change.out)},
+                _("%(s)s seats %(who)s") % {"s": title, "who": _names(change.in_)},
+            )
+        )
+    return lines
+
+
+def _names(players: list[Player]) -> str:
+    return ", ".join(p.name for p in players) or "—"
+
+
+# A correction left a game seated as the totals before it gave (scoring/services/stages.py
+# ``correct_and_reseat``): its history entry, and the note on the event home.
+SEATED_ON_OLD_TOTALS = "stage.seated_on_old_totals"
+
+
+def seated_on_old_totals(event: Event) -> list[Action]:
+    """The history's entries saying a game was seated on the totals before a correction that
+    are still true, the latest of each game: the game is seated otherwise than its reseating
+    rule seats it from the totals now (seating it again, a correction back, or taking its
+    seating away ends the note). Kept for the event's version; one query while there is
+    none."""
+
+    def compute():
+        entries = list(
+            Action.objects.filter(event=event, verb=SEATED_ON_OLD_TOTALS, stage__isnull=False)
+            .select_related("stage")
+            .order_by("at", "pk")
+        )
+        if not entries:
+            return []
+        latest = {a.stage_id: a for a in entries}
+        results = load_results(event)
+        ruled = {stage.pk: tables for stage, tables in rule_seatings(results).items()}
+        seated = {stage.pk: seated_at(results, stage) for stage in results.sheets}
+
+        def still_true(pk: int) -> bool:
+            here, tables = seated.get(pk), ruled.get(pk)
+            if not here:
+                return False  # its seating was removed
+            if not tables:
+                return True  # the rule cannot seat it as it is: nothing says it follows
+            return any(here.get(player) != table for player, table in tables.items())
+
+        return [a for pk, a in latest.items() if still_true(pk)]
+
+    return cache.get_or_set(
+        f"old-totals:{version_key(event)}", compute, settings.FRAGMENT_CACHE_SECONDS
+    )
 
 
 # -- a correction after the next stage is seated (issue 12 item 4) -------------------------------

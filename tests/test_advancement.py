@@ -283,7 +283,8 @@ def test_correcting_a_closed_stage_shows_what_changes_and_needs_confirmation(
     response = director_client.post(url, form)
     page = response.content.decode()
     assert "Game 1 is closed. This correction changes:" in page and "Confirm the correction" in page
-    [(before, after)] = response.context["effects"]
+    [(before, after), seated] = response.context["effects"]  # the Final is seated already
+    assert seated == (f"Final seats {a[0].name}", f"Final seats {a[1].name}")
     assert a[0].name in before and a[1].name not in before
     assert a[1].name in after and a[0].name not in after
     assert not ScoreChange.objects.exists()

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from tournament.models import Action, Event, Stage, Submission, Table
+from tournament.stage_names import say
 
 # Sent after the commit of a write to an event: ``event_id``, ``stage_id`` (or None), ``verb``.
 event_changed = Signal()
@@ -75,6 +76,9 @@ VERBS = {
         "tables to replay: %(tables)s"
     ),
     "stage.seating_kept": _("%(stage)s: published seating kept despite a correction"),
+    "stage.seated_on_old_totals": _(
+        "%(stage)s was seated on the totals before the correction of table %(table)s (%(source)s)"
+    ),
     "stage.size_allowed": _("%(stage)s: tables of %(size)s allowed"),
     "clock.start": _("%(stage)s: clock started"),
     "clock.pause": _("%(stage)s: clock paused"),
@@ -178,6 +182,8 @@ def describe(action: Action) -> str:
     stage = action.stage if action.stage_id else None
     if stage is not None and data.get("stage") == stage.name:
         data["stage"] = stage.title  # a name the site made, in the reader's language
+    if data.get("source_parts"):  # another stage the entry names, as the site named it
+        data["source"] = say(data["source_parts"]) or data.get("source", "?")
     try:
         return str(template % _Known(data))
     except (TypeError, ValueError):

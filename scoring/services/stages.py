@@ -5,9 +5,8 @@ are tournament/game/awards.py's and tournament/game/finals.py's."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import F
@@ -17,6 +16,7 @@ from django.utils.translation import ngettext
 from scoring.models import RatedPlayer, Round
 from scoring.results import (
     ADVANCING_KINDS,
+    SEATED_ON_OLD_TOTALS,
     AdvanceError,
     _after,
     _entrants,
@@ -26,19 +26,20 @@ from scoring.results import (
     divisions_played,
     find_conflict,
     game_stages,
-    game_totals,
     incomplete_tables,
     load_results,
     next_stage_plan,
     previous_tables,
+    reseating_rule,
+    seating_changes,
     still_playing,
     table_division,
     walkover,
     walkover_undecided,
 )
-from scoring.services.rounds import store_totals
+from scoring.services.rounds import correct_round, remove_round, store_totals
 from scoring.sheets import stage_sheets
-from tournament.game import finals, formats, reseating
+from tournament.game import finals
 from tournament.game.message import Message
 from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
@@ -165,42 +166,6 @@ def seeding_strength(event: Event) -> dict[int, float] | None:
         return None
     rated = RatedPlayer.objects.filter(player__event=event)
     return dict(rated.values_list("player_id", "rating__mu"))
-
-
-def reseating_rule(results, stage: Stage, rng=None):
-    """How a cumulative event seats ``stage``, a game after the first (PRODUCT.md §12), as
-    ``seat_stage``'s ``arrange``: the event's reseating rule, from the games before it. None for
-    any other stage (a random draw)."""
-    fmt = results.format
-    earlier = [g for g in results.games if g.number < stage.number]
-    if not fmt.is_cumulative or stage.kind != StageKind.QUALIFYING or not earlier:
-        return None
-    previous = earlier[-1]
-    sheets = sorted(results.sheets[previous], key=lambda s: s.table.number)
-    game = game_totals(sheets)
-    cumulative = results.cumulative.get(previous.pk, game)
-    rng = rng or random.Random()
-
-    def arrange(players: list[Player], sizes: list[int]) -> list[list[Player]]:
-        by_pk = {p.pk: p for p in players}
-        if fmt.reseat == formats.BY_STANDING:
-            order = reseating.standing_order(
-                list(by_pk), cumulative, game, {pk: pk for pk in by_pk}
-            )
-            tables = reseating.by_standing(order, sizes)
-        elif fmt.reseat == formats.PROGRESSIVE:
-            last = [[p.pk for p in s.players if p.pk in by_pk] for s in sheets]
-            tables = reseating.progressive_balanced(
-                [t for t in last if t], game, cumulative, fmt.move, sizes, stage.event.table_size
-            )
-        else:
-            met = reseating.met_pairs(
-                [p.pk for p in s.players] for g in earlier for s in results.sheets[g]
-            )
-            tables = reseating.fewest_repeats(sorted(by_pk), sizes, met, rng)
-        return [[by_pk[pk] for pk in table] for table in tables]
-
-    return arrange
 
 
 @transaction.atomic
@@ -513,3 +478,94 @@ def keep_seating(stage: Stage, division: str, reason: str, user, key: str | None
     stage.save(update_fields=["kept_advancers"])
     log_action(event, "stage.seating_kept", user, stage=stage, reason=reason)
     settle(key)
+
+
+@dataclass
+class Corrected:
+    """What saving a correction did: the scores it changed (their count, on a repeat of the
+    form), the stage it seated again, and the games left seated on the totals before it."""
+
+    changes: int
+    reseated: Stage | None = None
+    kept: list[Stage] = field(default_factory=list)
+
+
+@transaction.atomic
+def correct_and_reseat(
+    round: Round, pips: dict, user, reason: str, key: str | None = None, reseat: int | None = None
+) -> Corrected:
+    """A director corrects a round (``correct_round``) and, on a closed stage, settles what it
+    changes to the stages seated after it (issue 45 item 6), in one transaction with the event
+    locked: the stage ``reseat`` (its id: the preview's choice) is seated again from the
+    corrected totals when no round is entered there yet, a cumulative game by its reseating
+    rule (``reseat_game``), a semifinal or Final with the corrected advancers
+    (``apply_correction``); every other game the corrected totals would seat otherwise is
+    recorded in the history as seated on the totals before the correction, which the event
+    home says while it stays so. A semifinal or Final left as it is shows its seating conflict.
+
+    A repeat of the form's ``key`` (a double click) answers with what the first did."""
+    event = round.table.stage.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        outcome = earlier.outcome
+        return Corrected(
+            outcome.get("changes", 0),
+            Stage.objects.filter(pk=outcome.get("reseated")).first(),
+            list(Stage.objects.filter(pk__in=outcome.get("kept", [])).order_by("number")),
+        )
+    stage = Stage.objects.get(pk=round.table.stage_id)
+    before = load_results(event) if stage.closed else None
+    done = Corrected(len(correct_round(round, pips, user, reason)))
+    if done.changes and before is not None:
+        done.reseated, done.kept = _follow_totals(event, before, round.table, user, reseat)
+    settle(
+        key,
+        changes=done.changes,
+        reseated=done.reseated.pk if done.reseated else None,
+        kept=[s.pk for s in done.kept],
+    )
+    return done
+
+
+@transaction.atomic
+def remove_closed_round(round: Round, user, reason: str, key: str | None = None) -> list[Stage]:
+    """A director removes a table's last round (``remove_round``); on a closed stage, the games
+    its corrected totals would seat otherwise are recorded as seated on the totals before it,
+    as a correction's are (``correct_and_reseat``). Returns those games."""
+    event = round.table.stage.event.locked()
+    stage = Stage.objects.get(pk=round.table.stage_id)
+    before = load_results(event) if stage.closed else None
+    table = round.table
+    remove_round(round, user, reason, key)
+    if before is None:
+        return []
+    return _follow_totals(event, before, table, user)[1]
+
+
+def _follow_totals(
+    event: Event, before, table: Table, user, reseat: int | None = None
+) -> tuple[Stage | None, list[Stage]]:
+    """After a change to ``table``'s totals (``before``: the results before it), the stages
+    seated after it that the totals now seat otherwise: the stage ``reseat`` (an id) seated
+    again when it has no round yet, each other game recorded as seated on the old totals.
+    Returns the stage seated again and the games recorded."""
+    reseated, kept = None, []
+    for change in seating_changes(before, load_results(event)):
+        if change.stage.pk == reseat and not change.played and reseated in (None, change.stage):
+            reseated = change.stage
+            if change.moves:
+                reseat_game(change.stage, user=user)
+            else:
+                apply_correction(change.stage, change.division, user)
+        elif change.moves:
+            log_action(
+                event,
+                SEATED_ON_OLD_TOTALS,
+                user,
+                stage=change.stage,
+                source=table.stage.name,
+                source_parts=table.stage.auto_name,
+                table=table.number,
+            )
+            kept.append(change.stage)
+    return reseated, kept

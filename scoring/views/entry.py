@@ -24,17 +24,16 @@ from django.views.generic import FormView, TemplateView
 
 from scoring.forms.entry import RemoveRoundForm, RoundForm
 from scoring.models import Round
-from scoring.results import correction_effects
+from scoring.results import AdvanceError, correction_effects
 from scoring.services.rounds import (
     RoundRejected,
     RoundTaken,
-    correct_round,
     end_game,
     game_over_message,
     record_round,
-    remove_round,
     reopen_game,
 )
+from scoring.services.stages import correct_and_reseat, remove_closed_round
 from scoring.sheets import load_sheets, table_sheet
 from tournament.clock import entry_after_time
 from tournament.game.rules import RoundErrors, round_checks
@@ -60,6 +59,14 @@ def taken_round(saved: Round, players) -> dict:
         "at": time_format(timezone.localtime(saved.entered_at), "H:i"),
         "pips": [(p.name, pips.get(p.pk)) for p in players],
     }
+
+
+def kept_seating(stage: Stage) -> str:
+    """A game a correction left seated on the totals before it, as the director is told."""
+    return _(
+        "%(s)s keeps its seating, and the event page says it was seated on the totals before "
+        "this correction."
+    ) % {"s": stage.title}
 
 
 class RoundPageMixin:
@@ -326,34 +333,55 @@ class CorrectRoundView(RoundPageMixin, DirectorRequiredMixin, TableMixin, FormVi
         previewed = ",".join(f"{pk}:{v}" for pk, v in sorted(pips.items()))
         if self.stage.closed and self.request.POST.get("previewed") != previewed:
             # A closed stage's results are published: show what these very pips change first.
-            preview = {
-                "effects": correction_effects(self.round, pips),
-                "confirming": True,
-                "previewed": previewed,
-            }
-            preview_html = render_to_string(
-                "scoring/_correction_effects.html", {**preview, "stage": self.stage}
-            )
-            return self.refused_response(form, preview_html=preview_html, **preview)
+            return self.refused_response(form, **self.preview(pips, previewed))
+        reseat = self.request.POST.get("reseat", "")
         try:
-            changes = correct_round(
+            done = correct_and_reseat(
                 self.round,
                 pips,
                 self.request.user,
                 form.cleaned_data["reason"],
                 key=form.cleaned_data["once"],
+                reseat=int(reseat) if reseat.isdigit() else None,
             )
-        except RoundRejected as refusal:
+        except (RoundRejected, AdvanceError) as refusal:
             self.refused(refusal, form)
             return self.refused_response(form)
-        return self.saved_response(
+        said = [
             ngettext(
                 "Round corrected: %(n)s score changed.",
                 "Round corrected: %(n)s scores changed.",
-                len(changes),
+                done.changes,
             )
-            % {"n": len(changes)}
-        )
+            % {"n": done.changes}
+        ]
+        if done.reseated is not None:
+            said.append(
+                _("%(s)s is seated again from the corrected totals.") % {"s": done.reseated.title}
+            )
+        said += [kept_seating(stage) for stage in done.kept]
+        return self.saved_response(" ".join(said))
+
+    def preview(self, pips: dict[int, int], previewed: str) -> dict:
+        """What the correction changes (who advances, moves, sits where, medals), and the
+        stage it can seat again from the corrected totals: the page's context, its JSON
+        answer, and the two parts the script puts in the page."""
+        effects = correction_effects(self.round, pips)
+        preview = {
+            "effects": effects.lines,
+            "reseat": effects.reseat.title if effects.reseat else "",
+            "reseat_stage": effects.reseat.pk if effects.reseat else None,
+            "kept": [s.title for s in effects.kept],
+            "confirming": True,
+            "previewed": previewed,
+        }
+        return {
+            **preview,
+            "preview_html": render_to_string(
+                "scoring/_correction_effects.html", {**preview, "stage": self.stage}
+            ),
+            "reseat_html": render_to_string("scoring/_correction_reseat.html", preview),
+        }
 
 
 class MyTablesView(LoginRequiredMixin, TemplateView):
@@ -404,12 +432,12 @@ class RemoveRoundView(DirectorRequiredMixin, TableMixin, FormView):
             is_last=bool(sheet.rounds) and sheet.rounds[-1].number == self.round.number,
         )
         if self.stage.closed:
-            ctx["effects"] = correction_effects(self.round, None)
+            ctx["effects"] = correction_effects(self.round, None).lines
         return ctx
 
     def form_valid(self, form):
         try:
-            remove_round(
+            kept = remove_closed_round(
                 self.round,
                 self.request.user,
                 form.cleaned_data["reason"],
@@ -418,5 +446,7 @@ class RemoveRoundView(DirectorRequiredMixin, TableMixin, FormView):
         except RoundRejected as refusal:
             self.refused(refusal, form)
             return self.form_invalid(form)
-        messages.success(self.request, _("Round %(e)s-%(e)s removed.") % {"e": self.round.engine})
+        said = [_("Round %(e)s-%(e)s removed.") % {"e": self.round.engine}]
+        said += [kept_seating(stage) for stage in kept]
+        messages.success(self.request, " ".join(said))
         return redirect("enter_round", self.event.slug, self.stage.number, self.table.number)

@@ -518,6 +518,8 @@
     } else if (answer.preview_html) {
       const effects = document.getElementById("correction-effects");
       if (effects) effects.innerHTML = answer.preview_html; // rendered by the server
+      const reseat = document.getElementById("correction-reseat");
+      if (reseat) reseat.innerHTML = answer.reseat_html || "";
       if (save && save.dataset.confirmText) save.textContent = save.dataset.confirmText;
       showStatus("", "info");
     } else {
@@ -559,6 +561,8 @@
     }
     hideQuestion();
     const body = Array.from(new FormData(form).entries()).filter(function (kv) { return kv[0] !== "sure"; });
+    const pressed = event.submitter; // a correction's "Save and reseat" says which stage
+    if (pressed && pressed.name) body.push([pressed.name, pressed.value]);
     Object.keys(sure).forEach(function (name) {
       const cell = form.elements[name];
       if (cell && cell.value.trim() === String(sure[name])) body.push(["sure", name + ":" + sure[name]]);
