@@ -11,6 +11,7 @@ from scoring.views import (
     photos,
     ratings,
     results,
+    screen,
     seating,
     table_entry,
 )
@@ -70,6 +71,7 @@ urlpatterns = [
     path("e/<slug:slug>/<int:stage>/", results.StandingsView.as_view(), name="standings"),
     path("e/<slug:slug>/<int:stage>/seating/", seating.SeatingView.as_view(), name="seating"),
     path("e/<slug:slug>/<int:stage>/clock/", clock.BigClockView.as_view(), name="big_clock"),
+    path("e/<slug:slug>/<int:stage>/screen/", screen.HallScreenView.as_view(), name="hall_screen"),
     path("e/<slug:slug>/<int:stage>/clock.json", clock.ClockJsonView.as_view(), name="clock_json"),
     path(
         "e/<slug:slug>/<int:stage>/table/<int:table>/",

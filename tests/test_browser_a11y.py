@@ -42,6 +42,7 @@ SITE += ["/ratings/", "/ratings/?q=nobody+at+all"]  # the leaderboard, and a sea
 SITE += ["/s/", "/s/season/"]  # the series, and one's standings
 EVENT = ["/e/{e}/", "/e/{e}/find/?q=Player", "/e/{e}/bracket/", "/e/{e}/results/"]
 STAGE = ["/e/{e}/{s}/", "/e/{e}/{s}/seating/", "/e/{e}/{s}/clock/", "/e/{e}/{s}/table/1/"]
+STAGE += ["/e/{e}/{s}/screen/"]  # the hall screen: every panel
 DIRECTOR_SITE = ["/director/tables/", "/director/new/", "/director/import/"]
 DIRECTOR_SITE += ["/director/import/series/"]
 DIRECTOR_SITE += ["/director/s/new/", "/director/s/season/edit/", "/director/s/season/events/"]
