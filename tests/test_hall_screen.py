@@ -36,6 +36,7 @@ def test_every_panel_by_default_and_the_ones_chosen_in_the_screens_order(stage):
     chosen = client.get("/e/spring/1/screen/?show=seating&show=clock&seconds=30").content
     assert panels_of(chosen.decode()) == ["seating", "clock"]
     assert b'data-seconds="30"' in chosen
+    assert b'<img src="data:image/' in chosen  # the event's QR code, for phones
 
 
 def test_the_seating_lists_names_a_to_z_with_their_tables(stage):

@@ -7,9 +7,12 @@ is static/js/screen.js."""
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 
+from scoring.printing import qr_data_uri
+from scoring.views.hall import phone_url
 from scoring.views.results import StandingsView
 from tournament.clock import read_clock
 from tournament.text import name_sort_key
@@ -58,7 +61,9 @@ class HallScreenView(StandingsView):
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         sheets = ctx["sheets"]
+        join_url = phone_url(self.request, reverse("event", args=[self.event.slug]))
         ctx.update(
+            join_qr=qr_data_uri(join_url),
             clock_state=read_clock(self.stage).state,
             panels=panels_asked(",".join(self.request.GET.getlist("show"))),
             panel_names=PANELS,
