@@ -17,7 +17,7 @@ from scoring.sheets import TableSheet, event_sheets, event_summaries
 from tournament.caching import version_key
 from tournament.game import awards, finals, formats, reseating
 from tournament.game.message import Message
-from tournament.game.seating import SeatingError
+from tournament.game.seating import SeatingError, apart_pairs
 from tournament.models import Action, Event, Medal, Player, Seat, Stage, StageKind, Table
 from tournament.refusals import Refusal
 from tournament.text import name_sort_key
@@ -670,6 +670,8 @@ def reseating_rule(results, stage: Stage, rng=None):
             met = reseating.met_pairs(
                 [p.pk for p in s.players] for g in earlier for s in results.sheets[g]
             )
+            # keep-apart groups (a household, a club) as if they had met: apart where possible
+            met |= apart_pairs({pk: getattr(p, "keep_apart", "") for pk, p in by_pk.items()})
             tables = reseating.fewest_repeats(sorted(by_pk), sizes, met, rng)
         return [[by_pk[pk] for pk in table] for table in tables]
 

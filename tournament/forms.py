@@ -322,7 +322,7 @@ class DeleteEventForm(OnceMixin, forms.Form):
 class PlayerForm(OnceMixin, forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "ref", "club", "division", "checked_in"]
+        fields = ["name", "ref", "club", "division", "keep_apart", "checked_in"]
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -345,7 +345,7 @@ class PlayerEditForm(OnceMixin, forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ["name", "ref", "club", "division"]
+        fields = ["name", "ref", "club", "division", "keep_apart"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

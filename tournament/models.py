@@ -557,6 +557,17 @@ class Player(models.Model):
         help_text=_("The id from a registration list or event file, if any."),
     )
     club = NameField(_("club"), max_length=120, blank=True)
+    # Players who share it (a household, a club, a pair the director names) are seated at
+    # different tables where the field allows (issue 49 item 3; tournament/game/seating.py).
+    keep_apart = NameField(
+        _("keep apart group"),
+        max_length=60,
+        blank=True,
+        help_text=_(
+            "Players given the same group (a household, a club) are seated at different "
+            "tables where the field allows."
+        ),
+    )
     division = NameField(_("division"), max_length=60, blank=True)
     checked_in = models.BooleanField(_("checked in"), default=False)
     withdrawn = models.BooleanField(

@@ -330,6 +330,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "division": p.division or None,
                 "extra": {
                     **({"club": p.club} if p.club else {}),
+                    **({"keep_apart": p.keep_apart} if p.keep_apart else {}),
                     "checked_in": p.checked_in,
                     **({"withdrawn": True} if p.withdrawn else {}),
                     **({"former_names": former[p.pk]} if p.pk in former else {}),

@@ -345,6 +345,8 @@ class EventInfo(Shape):
 
 class PlayerExtra(Extra):
     club: Text(_max_length(Player, "club"), blank=True) | None = None
+    # A keep-apart group (issue 49 item 3): seated apart from the others of it where possible.
+    keep_apart: Text(_max_length(Player, "keep_apart"), blank=True) | None = None
     checked_in: bool | None = None
     withdrawn: bool | None = None
     former_names: Items(Text(_max_length(Player, "name")), MAX_FORMER_NAMES) | None = None

@@ -38,6 +38,7 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
             name=p.name,
             division=p.division or "",
             club=p.extra.club or "",
+            keep_apart=p.extra.keep_apart or "",
             checked_in=bool(p.extra.checked_in),
             withdrawn=bool(p.extra.withdrawn),
             waiting=p.extra.waiting or "",

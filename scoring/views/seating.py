@@ -11,7 +11,7 @@ from scoring.results import AdvanceError, game_stages, previous_tables
 from scoring.services.printing import blank_on_seating
 from scoring.services.stages import draw_first_game, reseat_game
 from tournament.forms import MovePlayerForm
-from tournament.game.seating import SeatingError, unusual_sizes
+from tournament.game.seating import SeatingError, together, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.models import Action, Seat, StageKind, Table
 from tournament.services.seating import clear_seating, move_player, seat_stage
@@ -67,6 +67,16 @@ class SeatingView(StageMixin, TemplateView):
             }
         if tables:
             ctx["seeding"] = seeding_note(self.stage)
+            # What the draw could not keep apart (issue 49 item 3): said before publishing.
+            groups = {s.player: s.player.keep_apart for s in seats if s.player.keep_apart}
+            numbered = sorted(tables.items())
+            ctx["together"] = [
+                (numbered[at - 1][0], group, [p.name for p in players])
+                for at, group, players in together(
+                    [[s.player for s in table_seats] for _n, table_seats in numbered], groups
+                )
+            ]
+            ctx["keep_apart_groups"] = len(set(groups.values()))
         if len(tables) > SHEETS_PER_PDF:
             ctx["sheet_blocks"] = table_blocks(len(tables))
         if self.is_director:

@@ -299,3 +299,30 @@ def rebalance(tables: Sequence[Sequence[P]], sizes: Sequence[int]) -> list[list[
         while len(out[i]) < target[i]:
             out[i].append(movers.pop(0))
     return out
+
+
+def apart_pairs(group_of: Mapping[P, str]) -> set[frozenset[P]]:
+    """Every pair of players who share a keep-apart group: as if they had met (a reseating
+    by fewest repeats keeps them apart as it keeps earlier tablemates apart)."""
+    groups: dict[str, list[P]] = {}
+    for player, group in group_of.items():
+        if group:
+            groups.setdefault(group, []).append(player)
+    return {
+        frozenset((a, b)) for members in groups.values() for a in members for b in members if a != b
+    }
+
+
+def together(
+    tables: Sequence[Sequence[P]], group_of: Mapping[P, str]
+) -> list[tuple[int, str, list[P]]]:
+    """(table number, group, its players there) for each table where two or more of one
+    keep-apart group sit, table 1 first: what a seating could not keep apart."""
+    out = []
+    for number, table in enumerate(tables, start=1):
+        groups: dict[str, list[P]] = {}
+        for player in table:
+            if group_of.get(player):
+                groups.setdefault(group_of[player], []).append(player)
+        out += [(number, g, members) for g, members in sorted(groups.items()) if len(members) > 1]
+    return out

@@ -94,6 +94,11 @@ class Draw:
     size_to_allow: int | None = None  # a size that, allowed, would seat a division left out
 
 
+def groups_of(players) -> dict[Player, str]:
+    """Each player's keep-apart group, for those who have one."""
+    return {p: p.keep_apart for p in players if p.keep_apart}
+
+
 @transaction.atomic
 def seat_stage(
     stage: Stage,
@@ -186,7 +191,10 @@ def seat_stage(
             tables = seeded(list(by_pk), sizes, strength, rng=rng)
             plan.extend([by_pk[pk] for pk in table] for table in tables)
         else:
-            plan.extend(deal(group, sizes, keep_apart=keep_apart, rng=rng))
+            # Game 1's draw keeps each keep-apart group (a household, a club) at different
+            # tables where it can; a later stage keeps the tables it was given apart.
+            apart = keep_apart if keep_apart is not None else groups_of(group)
+            plan.extend(deal(group, sizes, keep_apart=apart or None, rng=rng))
     Seat.objects.filter(stage=stage).delete()
     Table.objects.filter(stage=stage).delete()
     tables = Table.objects.bulk_create(
