@@ -655,8 +655,8 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
             ctx["clock_warning"] = clock_never_started(self.stage, [ctx["sheet"]])
         if self.is_director and self.event.table_entry:
             ctx["devices"] = self.table.devices.count()
-            reports = self.table.infraction_reports.filter(infraction=None, dismissed=False)
-            ctx["reports"] = list(reports.select_related("player"))
+            reports = self.table.infraction_reports.open()
+            ctx["reports"] = list(reports.select_related("player", "table__stage"))
         ctx.update(
             sheet_infractions(self.request, ctx["sheet"], ctx["can_score"], self.is_director)
         )
