@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from scoring.sheets import TableSheet
 from tournament.clock import stage_clock
 from tournament.game.clock import Clock
-from tournament.models import StageKind
 
 
 @dataclass(frozen=True)
@@ -64,12 +63,7 @@ def clock_never_started(stage, sheets: list[TableSheet]) -> str | None:
     """The director's warning when a timed stage's tables save rounds but its clock was never
     started (time would never be called); None otherwise. Rounds are not refused for it."""
     clock = stage_clock(stage)
-    if (
-        stage.closed
-        or stage.kind == StageKind.PLAYOFF
-        or not clock.timed
-        or clock.started_at is not None
-    ):
+    if stage.closed or not clock.timed or clock.started_at is not None:
         return None
     if not any(sheet.rounds for sheet in sheets):
         return None
