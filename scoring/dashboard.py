@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from scoring.sheets import TableSheet
 from tournament.clock import stage_clock
 from tournament.game.clock import Clock
-from tournament.models import StageKind
 
 
 @dataclass(frozen=True)
@@ -23,6 +22,7 @@ class Tile:
     last_entry: datetime | None  # when the table's latest round was saved
     quiet: bool  # playing, the clock running, and no round saved for the set time
     devices: int = 0  # phones that opened the table's entry with its code (issue 15)
+    reports: int = 0  # infractions reported from its phones, waiting for a director
 
     @property
     def infractions(self) -> int:
@@ -40,17 +40,22 @@ def tiles(
     now: datetime,
     quiet: timedelta,
     devices: dict[int, int] | None = None,
+    reports: dict[int, int] | None = None,
 ) -> list[Tile]:
     """A tile per table. A table still playing while the clock runs, with no round saved for
     ``quiet`` or longer (since its last round, or since the start), is flagged: a scorekeeper
-    who forgot, or a table that needs help."""
+    who forgot, or a table that needs help. ``devices`` and ``reports``: by table id, its
+    phones and the infractions they reported that wait for a director."""
     running = clock.state(now) in ("running", "untimed")
     out = []
     for sheet in sheets:
         last = last_entry(sheet)
         since = last or clock.started_at
         flagged = running and not sheet.game_over and since is not None and now - since >= quiet
-        out.append(Tile(sheet, last, flagged, (devices or {}).get(sheet.table.pk, 0)))
+        pk = sheet.table.pk
+        out.append(
+            Tile(sheet, last, flagged, (devices or {}).get(pk, 0), (reports or {}).get(pk, 0))
+        )
     return out
 
 
@@ -58,12 +63,7 @@ def clock_never_started(stage, sheets: list[TableSheet]) -> str | None:
     """The director's warning when a timed stage's tables save rounds but its clock was never
     started (time would never be called); None otherwise. Rounds are not refused for it."""
     clock = stage_clock(stage)
-    if (
-        stage.closed
-        or stage.kind == StageKind.PLAYOFF
-        or not clock.timed
-        or clock.started_at is not None
-    ):
+    if stage.closed or not clock.timed or clock.started_at is not None:
         return None
     if not any(sheet.rounds for sheet in sheets):
         return None

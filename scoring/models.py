@@ -282,6 +282,12 @@ class CodeTries(models.Model):
         return f"{self.address}: {self.count}"
 
 
+class InfractionReportQuerySet(models.QuerySet):
+    def open(self):
+        """The reports that wait for a director: neither logged nor dismissed."""
+        return self.filter(infraction=None, dismissed=False)
+
+
 class InfractionReport(models.Model):
     """An infraction reported from a table's phone (issue 15): a director logs it (the event's
     penalty then applies, as scoring/services/infractions.py says) or dismisses it."""
@@ -306,6 +312,8 @@ class InfractionReport(models.Model):
         related_name="+",
     )
     dismissed = models.BooleanField(_("dismissed"), default=False)
+
+    objects = InfractionReportQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("reported infraction")

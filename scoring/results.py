@@ -113,11 +113,29 @@ class EventResults:
         ]
         return at_tables + wild
 
-    def wildcards_of(self, stage: Stage) -> set[int]:
+    def by_total(self, stage: Stage) -> set[int]:
+        """The players ``stage`` sends on by their total, whatever their table: its wildcards,
+        the best N overall, a cumulative game's cut to the Final."""
         return {
             pk
             for (stage_id, _division), adv in self.wildcards.items()
             if stage_id == stage.pk
+            for pk in adv.advancing
+        }
+
+    def wildcards_of(self, stage: Stage) -> set[int]:
+        """The stage's wildcards: the players it sends on by their total beside those its
+        division's tables send by place. Where the tables send nobody by place (only the best
+        N overall go on; a cumulative game's cut) those players simply advance."""
+        by_place = {
+            table_division(sheet)
+            for sheet in self.sheets.get(stage, ())
+            if self.advancement.get(sheet.table.pk, awards.Advancement(())).advancing
+        }
+        return {
+            pk
+            for (stage_id, division), adv in self.wildcards.items()
+            if stage_id == stage.pk and division in by_place
             for pk in adv.advancing
         }
 

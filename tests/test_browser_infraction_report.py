@@ -51,3 +51,39 @@ def test_a_phones_report_names_nobody_until_a_player_is_chosen(site, pages):
     director.locator("#infraction-reports").get_by_role("button", name="Log it").click()
     expect(director.locator("#infraction-action")).to_contain_text("Warning: no penalty this time")
     assert Infraction.objects.get().player == accused
+
+
+def test_the_dashboard_marks_a_phones_report_as_it_arrives_and_leads_to_the_log(site, pages):
+    """The director's dashboard, open while a phone reports: its table's tile and the summary
+    say a report waits (the page's live part, static/js/live.js); the summary leads to the
+    infraction log, where the report is logged."""
+    table = site["table"]
+    holder, accused = [s.player for s in table.seats.order_by("position")][:2]
+    director = pages()
+    director.goto(f"{site['url']}/accounts/login/?next=/director/e/spring/1/dashboard/")
+    b.log_in(director, "desk", PASSWORD)
+    tile = director.locator("#tile-1")
+    expect(tile).to_contain_text("Table 1")
+    expect(tile).not_to_contain_text("awaits a decision")
+
+    phone = pages(**b.PHONE)
+    phone.goto(f"{site['url']}/t/{table.code}/")
+    phone.get_by_role("button", name=holder.name, exact=True).click()
+    phone.get_by_text("Report an infraction").click()
+    phone.get_by_label("Player", exact=True).select_option(label=accused.name)
+    phone.get_by_label("What happened").select_option("wrong_tile")
+    phone.get_by_role("button", name="Report to the director").click()
+    expect(phone.get_by_text("Reported: a director will decide.")).to_be_visible()
+
+    waits = "1 reported infraction awaits a decision"
+    expect(tile).to_contain_text(waits, timeout=10_000)  # within a beat or two
+    expect(director.locator("#tile-2")).not_to_contain_text(waits)
+    director.locator("#dashboard-summary").get_by_role("link", name=waits).click()
+    reports = director.locator("#pending-reports")
+    expect(reports).to_contain_text(f"Game 1, table 1 {accused.name}: Wrong tile")
+    reports.get_by_role("button", name="Log it").click()
+    expect(director.locator("#infraction-action")).to_contain_text("Warning: no penalty this time")
+    assert Infraction.objects.get().player == accused
+    director.goto(f"{site['url']}/director/e/spring/infractions/")
+    expect(director.locator("#infraction-log")).to_contain_text(accused.name)
+    expect(director.locator("#pending-reports")).to_have_count(0)

@@ -3,6 +3,7 @@ may still do once time is called, the big screen and clock.json. The clock's ari
 tests/test_clock.py's."""
 
 import html
+import io
 import json
 import re
 from datetime import datetime, timedelta
@@ -13,11 +14,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from pypdf import PdfReader
 
 from scoring.models import Round
 from scoring.services.rounds import RoundRejected, record_round
 from scoring.sheets import table_sheet
 from tests.factories import make_director, make_event, make_players, play, seat
+from tests.test_advancement import advance_url, play_totals
 from tournament.clock import read_clock
 from tournament.forms import new_key
 from tournament.game.clock import ClockError
@@ -675,3 +678,64 @@ def test_every_page_showing_the_clock_reads_it_again_when_the_event_changes(
             "version-url": "/e/spring/version.json",
         }, name
         assert "js/clock.js" in page and "js/live.js" in page, name
+
+
+# -- a one-round playoff has no clock ----------------------------------------------------------
+
+
+CLOCK_WORDS = {
+    "en": ("Time left", "Start the clock", "A playoff is one round: it has no clock."),
+    "fr": (
+        "Temps restant",
+        "Démarrer le",
+        "Un barrage se joue en une manche : sans chronomètre.",
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_one_round_playoff_shows_no_game_clock(client, director_client, director, language):
+    """A tie at a table's top under the playoff rule: its one-round playoff is not a 60-minute
+    game. Its pages (table, entry, phone, standings, dashboard, event home, printed sheet)
+    show no clock and no clock button; the big screen has none to show; a start is refused."""
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    left, start, refused = CLOCK_WORDS[language]
+    event = make_event(director, engines=[1, 0], game_minutes=60, finals_top_n=1)
+    Event.objects.filter(pk=event.pk).update(advancement_tie="playoff", table_entry=True)
+    make_players(event, count=8)
+    game1 = seat(event)
+    assert left in text(client.get(f"/e/{event.slug}/", **headers))  # a game's 60 minutes
+    t1, t2 = Table.objects.filter(stage=game1).order_by("number")
+    tied = play_totals(t1, [5, 5, 20, 30])
+    play_totals(t2, [40, 12, 20, 30])
+    director_client.post(advance_url(game1), {"action": "close"})
+    playoff = Stage.objects.get(event=event, kind="playoff")
+    table = playoff.tables.get()
+    phone = Client()
+    assert phone.post(f"/t/{table.code}/", {"player": tied[0].pk}).status_code == 302
+    n = playoff.number
+    pages = {
+        "table page": client.get(f"/e/{event.slug}/{n}/table/1/", **headers),
+        "entry page": director_client.get(entry_url(table), **headers),
+        "phone": phone.get(f"/t/{table.code}/enter/", **headers),
+        "standings (public)": client.get(f"/e/{event.slug}/{n}/", **headers),
+        "standings (director)": director_client.get(f"/e/{event.slug}/{n}/", **headers),
+        "dashboard": director_client.get(f"/director/e/{event.slug}/{n}/dashboard/", **headers),
+        "event home": director_client.get(f"/e/{event.slug}/", **headers),
+    }
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        page = text(response)
+        assert "data-clock" not in page and "60:00" not in page, name
+        assert left not in page and start not in page, name
+    assert client.get(big_url(playoff)).status_code == 404
+    assert client.get(json_url(playoff)).status_code == 404
+    pressed = director_client.post(
+        control_url(playoff), {"action": "start"}, follow=True, **headers
+    )
+    assert refused in text(pressed) and fresh(playoff).clock_started_at is None
+    sheet = client.get(f"/e/{event.slug}/{n}/table/1/blank-sheet.pdf", **headers)
+    printed = PdfReader(io.BytesIO(sheet.content)).pages[0].extract_text()
+    assert tied[0].name in printed and "Clock start" not in printed
+    assert "Début du chronomètre" not in printed

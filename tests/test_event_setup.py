@@ -1,3 +1,6 @@
+import re
+from html import unescape
+
 import pytest
 
 from tournament.models import Event
@@ -42,6 +45,55 @@ def test_director_creates_an_event_with_game_1_then_final(director_client, direc
     assert event.engines == list(range(12, -1, -1))
     assert event.tiles_drawn == {"2": 15, "3": 15, "4": 15, "5": 15}
     assert event.is_director(director)
+
+
+# The stages each format the form offers starts with (PRODUCT.md §12), as the message after
+# creating it names them, in English and in French.
+CREATED = {
+    ("knockout", 3): (
+        "Event created with the stages Game 1 and Final.",
+        "Tournoi créé avec les phases Partie 1 et Finale.",
+    ),
+    ("cumulative", 3): (
+        "Event created with the stages Game 1, Game 2 and Game 3.",
+        "Tournoi créé avec les phases Partie 1, Partie 2 et Partie 3.",
+    ),
+    ("cumulative", 1): (
+        "Event created with the stage Game 1.",
+        "Tournoi créé avec la phase Partie 1.",
+    ),
+    ("cumulative_final", 2): (
+        "Event created with the stages Game 1, Game 2 and Final.",
+        "Tournoi créé avec les phases Partie 1, Partie 2 et Finale.",
+    ),
+}
+
+
+def offered_formats(page: str) -> set[str]:
+    select = re.search(r'<select name="format_kind".*?</select>', page, re.S).group(0)
+    return set(re.findall(r'<option value="([^"]+)"', select))
+
+
+def alerts(response) -> list[str]:
+    return [
+        unescape(re.sub(r"\s+", " ", m)).strip()
+        for m in re.findall(r'role="alert">(.*?)</div>', response.content.decode(), re.S)
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_message_after_creating_an_event_names_the_stages_it_has(director_client, language):
+    """A cumulative event of three games has no Final: the message says its three games."""
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    page = director_client.get("/director/new/", **headers).content.decode()
+    assert offered_formats(page) == {kind for kind, _games in CREATED}
+    for n, ((kind, games), said) in enumerate(CREATED.items()):
+        form = {**NVSO_FORM, "name": f"Night {n}", "format_kind": kind, "format_games": games}
+        response = director_client.post("/director/new/", form, follow=True, **headers)
+        assert response.redirect_chain, alerts(response)
+        assert alerts(response) == [said[language == "fr"]]
+        event = Event.objects.get(name=f"Night {n}")
+        assert event.stages.count() == said[0].count("Game") + said[0].count("Final")
 
 
 def test_engines_can_be_set_in_any_play_order(director_client):

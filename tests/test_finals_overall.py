@@ -6,8 +6,11 @@ The plan and the options as plain Python first, then the pages as a director use
 event form, the players page, the seating, the round entry and the close page."""
 
 import html
+import io
+import re
 
 import pytest
+from pypdf import PdfReader
 
 from scoring.models import Round
 from scoring.sheets import table_sheet
@@ -235,3 +238,64 @@ def test_each_division_sends_its_own_best_overall(director_client, director):
     # 10 and 11 of one table, 12 of the other: each division cut alone, at its own Final table
     tables = {frozenset(s.player for s in t.seats.all()) for f in finals for t in f.tables.all()}
     assert tables == {frozenset({a[0], a[1], a[2]}), frozenset({c[0], c[1], d[0]})}
+
+
+def bracket_marks(page: str, stage: str) -> dict[str, list[str]]:
+    """A stage's players on the bracket page, by name, with the marks beside each name."""
+    section = re.search(
+        rf'<section class="bracket-stage[^"]*">\s*<h3[^>]*>{re.escape(stage)} .*?</section>',
+        page,
+        re.S,
+    ).group(0)
+    out = {}
+    for cell in re.findall(r'<td class="bracket-name">(.*?)</td>', section, re.S):
+        name = html.unescape(cell.split("<span", 1)[0]).strip()
+        out[name] = [html.unescape(m).strip() for m in re.findall(r"<span[^>]*>(.*?)</span>", cell)]
+    return out
+
+
+LABELS = {"en": ("Game 1", "advances", "wildcard"), "fr": ("Partie 1", "se qualifie", "repêchage")}
+
+
+@pages
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_best_overall_advance_and_only_wildcards_are_called_wildcards(
+    director_client, director, language
+):
+    """The best 4 overall of Game 1 advance, as table winners do: none is a wildcard (in
+    French, no "repêché", which says a man); each table's winner plus the 2 best others are
+    the winners and 2 wildcards ("repêchage", a word for a woman as for a man)."""
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    game, advances, wildcard = LABELS[language]
+    event = new_event(director_client, finals_top_n=0, finals_fill_to=4)
+    register(director_client, event, 12)
+    game1, (t1, t2, _t3) = play_game_1(
+        director_client, event, [[3, 4, 5, 30], [40, 6, 41, 42], [50, 51, 52, 53]]
+    )
+    director_client.post(advance_url(game1), {"action": "close"})
+    page = director_client.get(f"/e/{event.slug}/bracket/", **headers).content.decode()
+    marks = bracket_marks(page, game)
+    best = {p.name for p in (t1[0], t1[1], t1[2], t2[1])}
+    assert {name: m for name, m in marks.items() if m} == {name: [advances] for name in best}
+    assert "repêché" not in page and "wildcard" not in page
+    pdf = director_client.get(f"/e/{event.slug}/bracket.pdf", **headers).content
+    printed = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert t2[1].name in printed and wildcard not in printed and "repêché" not in printed
+
+    other = make_event(
+        director, engines=[1, 0], game_minutes=None, finals_top_n=1, finals_fill_to=5
+    )
+    make_players(other, count=12)
+    game1 = seat(other)
+    winners, wild = set(), set()
+    tables = Table.objects.filter(stage=game1).order_by("number")
+    for t, second in zip(tables, [10, 12, 14], strict=True):
+        players = play_totals(t, [3, second, 20, 30])
+        winners.add(players[0].name)
+        if second < 14:
+            wild.add(players[1].name)
+    director_client.post(advance_url(game1), {"action": "close"})
+    page = director_client.get(f"/e/{other.slug}/bracket/", **headers).content.decode()
+    marked = {name: m for name, m in bracket_marks(page, game).items() if m}
+    assert marked == {name: [advances] for name in winners} | {name: [wildcard] for name in wild}
+    assert "repêché" not in page

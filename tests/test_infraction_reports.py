@@ -7,6 +7,7 @@ import re
 import pytest
 
 from scoring.models import Infraction, InfractionReport
+from tests.test_dashboard import tile_texts
 from tests.test_table_entry import phone, text
 from tournament.models import Event, Table
 
@@ -74,3 +75,52 @@ def test_logging_a_report_shows_the_penalty_as_a_direct_log_does(director_client
     )
     assert "Warning: no penalty this time" in text(direct)
     assert Infraction.objects.count() == 2
+
+
+def pending(page: str) -> str:
+    """The log's list of reports that wait for a director, as read ("" when there is none)."""
+    found = re.search(r'<section[^>]*id="pending-reports".*?</section>', page, re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0))).strip() if found else ""
+
+
+WAITING = {
+    "en": ("1 reported infraction awaits a decision", "Game 1, table 1", "Wrong tile"),
+    "fr": ("1 infraction signalée attend une décision", "Partie 1, table 1", "Mauvais domino"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_phones_pending_report_shows_in_the_log_and_on_the_dashboard_tile(
+    director_client, table, language
+):
+    """Reported from a phone, the infraction waits for a director: the log lists it (with
+    the buttons to log or dismiss it) and the dashboard marks its table's tile, until a
+    director logs it."""
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    waits, where, kind = WAITING[language]
+    accused = table.seats.order_by("position")[1].player
+    data = {"player": accused.pk, "kind": "wrong_tile", "note": "a 5 on a 6"}
+    phone(table).post(f"/t/{table.code}/infraction/", data)
+    slug = table.stage.event.slug
+    log = director_client.get(f"/director/e/{slug}/infractions/", **headers).content.decode()
+    shown = pending(log)
+    assert shown.startswith(waits)
+    assert f"{where} {accused.name}: {kind} – a 5 on a 6 (12-12," in shown
+    other = table.stage.event.players.exclude(seats__table=table).first()
+    narrowed = director_client.get(f"/director/e/{slug}/infractions/?player={other.pk}")
+    assert pending(narrowed.content.decode()) == ""  # the log's filters narrow it too
+    board = f"/director/e/{slug}/1/dashboard/"
+    tiles = tile_texts(director_client.get(board, **headers).content.decode())
+    assert waits in tiles[1] and waits not in tiles[2]
+    summary = re.search(
+        r'id="dashboard-summary">(.*?)</p>', director_client.get(board).content.decode(), re.S
+    )
+    assert "1 reported infraction awaits a decision" in re.sub(r"<[^>]+>", "", summary.group(1))
+
+    form = re.search(r'<form method="post" action="([^"]+)"', log[log.index("pending-reports") :])
+    logged = director_client.post(form.group(1), {"action": "log"}, follow=True)
+    assert "Warning: no penalty this time" in text(logged)
+    log = director_client.get(f"/director/e/{slug}/infractions/", **headers).content.decode()
+    assert pending(log) == "" and Infraction.objects.get().player == accused
+    tiles = tile_texts(director_client.get(board, **headers).content.decode())
+    assert waits not in tiles[1]

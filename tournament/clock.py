@@ -40,8 +40,8 @@ _FIELDS = [
 
 def stage_clock(stage: Stage) -> Clock:
     """The stage's clock as stored, with the event's time limit (none: untimed) and any
-    minutes a director added."""
-    minutes = stage.event.game_minutes
+    minutes a director added; a one-round playoff's is untimed (it has no clock)."""
+    minutes = stage.event.game_minutes if stage.has_clock else None
     limit = timedelta(minutes=minutes) + (stage.clock_added or ZERO) if minutes else None
     return Clock(
         limit=limit,

@@ -773,6 +773,12 @@ class Stage(models.Model):
         return reverse("standings", args=[self.event.slug, self.number])
 
     @property
+    def has_clock(self) -> bool:
+        """A game has the event's clock; a playoff is one round (PRODUCT.md §7), played out
+        without one."""
+        return self.kind != StageKind.PLAYOFF
+
+    @property
     def rules(self) -> RuleSet:
         """The event's rule set, with the table size a director allowed for this stage (drawing
         as ``RuleSet.tiles_for`` says): what this stage's seating deals."""

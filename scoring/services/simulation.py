@@ -111,7 +111,8 @@ def simulate_stage(
     N", as its scorekeeper would. Raises ``SimulationRefused``, ``RoundRejected`` or
     ``ClockError`` (nothing saved)."""
     tables = list(Table.objects.for_stage(stage).filter(seats__isnull=False).distinct())
-    if stage.event.game_minutes and stage_clock(stage).started_at is None:
+    clock = stage_clock(stage)
+    if clock.timed and clock.started_at is None:
         start_clock(stage, user)
     plays = [simulate_table(t, seed, user, None, minutes_per_round) for t in tables]
     stopped = [p for p in plays if p.game_over_after is not None]

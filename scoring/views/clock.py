@@ -6,7 +6,7 @@ import re
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -38,7 +38,9 @@ from tournament.services.clock import (
 def room_clock(stage) -> tuple:
     """The clock reading and, for the room, which tables have played all their engines: counted
     once per change of the event (every screen asks every few seconds; the reading is not
-    kept, it moves with time)."""
+    kept, it moves with time). A one-round playoff has none."""
+    if not stage.has_clock:
+        raise Http404("A playoff has no clock.")
     finished, table_count = cache.get_or_set(
         f"finished-tables:{version_key(stage.event)}:{stage.pk}",
         lambda: finished_tables(stage),

@@ -16,7 +16,7 @@ from scoring.archive import link_candidates, people_state, same_person
 from scoring.charts import games_chart
 from scoring.forms.infractions import ChangeInfractionForm, InfractionFilterForm, InfractionForm
 from scoring.lists import InfractionLogTable, configure
-from scoring.models import Infraction
+from scoring.models import Infraction, InfractionReport
 from scoring.services.infractions import InfractionRejected, change_infraction, log_infraction
 from scoring.sheets import TableSheet, table_sheet
 from scoring.views.ratings import player_rating, ratings_state, state_key
@@ -179,6 +179,15 @@ class InfractionLogView(DirectorRequiredMixin, EventMixin, TemplateView):
             players=self.event.players.alphabetical(),
         )
         rows = Infraction.objects.filter(table__stage__event=self.event, **form.filters())
+        # reported from the tables' phones, waiting for a director (first: they need one)
+        reports = InfractionReport.objects.open().filter(
+            table__stage__event=self.event, **form.filters()
+        )
+        ctx["reports"] = list(
+            reports.select_related(
+                "player", "table__stage__playoff_table__stage", "table__stage__wildcards_of"
+            )
+        )
         table = InfractionLogTable(
             rows.select_related("table__stage__event", "player", "logged_by", "changed_by"),
             order_by=("-logged_at",),

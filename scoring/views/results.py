@@ -108,7 +108,10 @@ def bracket(results):
         head = url_head("table", results.event.slug, stage.number)
         tables = []
         decides = results.decides(stage)
+        # going on by their total: the wildcards, or (nobody goes on by place: the best N
+        # overall, a cumulative game's cut) simply the stage's advancers
         wild = results.wildcards_of(stage)
+        overall = results.by_total(stage) - wild
         for sheet in results.sheets[stage]:
             adv = results.advancement.get(sheet.table.pk)
             division = table_division(sheet)
@@ -128,7 +131,7 @@ def bracket(results):
                     "total": sheet.totals.get(p.pk, 0) if sheet.played else None,
                     "shown": str(sheet.totals.get(p.pk, 0)) if sheet.played else "—",
                     "place": places.get(p.pk) if sheet.played else None,
-                    "advanced": adv is not None and p.pk in adv.advancing,
+                    "advanced": p.pk in overall or adv is not None and p.pk in adv.advancing,
                     "wildcard": p.pk in wild,
                     "medal": medal_of.get(p.pk) if final else None,
                     "pending": p.pk in pending.get(stage.pk, ()),
@@ -259,7 +262,7 @@ def result_rows(stage, sheets, medals=None):
 def _outcome_notes(results) -> dict[int, str]:
     """What the standings say beside a player who still contends, once the games decide it: a
     medal, "playoff pending", or "finalist" (plays the Final)."""
-    notes = {pk: _("finalist") for g in results.games[-1:] for pk in results.wildcards_of(g)}
+    notes = {pk: _("finalist") for g in results.games[-1:] for pk in results.by_total(g)}
     notes.update({pk: _("playoff pending") for o in results.owed for pk in o.owed.players})
     notes.update({pk: str(Medal(m).label) for pk, m in results.medal_of().items()})
     return notes
@@ -655,8 +658,8 @@ class TableSheetView(LiveMixin, TableMixin, TemplateView):
             ctx["clock_warning"] = clock_never_started(self.stage, [ctx["sheet"]])
         if self.is_director and self.event.table_entry:
             ctx["devices"] = self.table.devices.count()
-            reports = self.table.infraction_reports.filter(infraction=None, dismissed=False)
-            ctx["reports"] = list(reports.select_related("player"))
+            reports = self.table.infraction_reports.open()
+            ctx["reports"] = list(reports.select_related("player", "table__stage"))
         ctx.update(
             sheet_infractions(self.request, ctx["sheet"], ctx["can_score"], self.is_director)
         )

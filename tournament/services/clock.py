@@ -41,6 +41,8 @@ def _press(
         else:
             if locked.closed:
                 raise ClockError(_("This stage is closed: its clock can no longer be changed."))
+            if not locked.has_clock:
+                raise ClockError(_("A playoff is one round: it has no clock."))
             before = stage_clock(locked)
             clock = transition(before, now)
             locked.clock_started_at = clock.started_at

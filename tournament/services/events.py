@@ -94,7 +94,8 @@ def _insert_with_free_slug(event: Event) -> None:
 
 @transaction.atomic
 def create_event(event: Event, director, key: str | None = None) -> Event:
-    """Save a new event with its default stages (Game 1, then Final); its creator directs it.
+    """Save a new event with the stages its format starts with (``planned_stages``); its
+    creator directs it.
 
     ``key``: the form's key; a repeat of it answers with the event the first post created.
     """

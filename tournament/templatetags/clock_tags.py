@@ -18,8 +18,10 @@ def stage_clock(context, stage, controls=False, marked=False):
     static/js/clock.js need not read clock.json in case a change was missed.
 
     An untimed stage whose clock was never started shows nothing to the public, as before
-    there were clocks; directors still get the buttons.
+    there were clocks; directors still get the buttons. A one-round playoff has no clock.
     """
+    if not stage.has_clock:
+        return {"reading": None}
     reading = read_clock(stage)
     controls = bool(controls) and not stage.closed
     if stage.closed or not (reading.shown or controls):

@@ -7,6 +7,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMix
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q
 from django.shortcuts import redirect
+from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
@@ -117,7 +118,17 @@ class EventCreateView(LoginRequiredMixin, PermissionRequiredMixin, CreateView):
         self.object = create_event(
             form.save(commit=False), self.request.user, key=form.cleaned_data["once"]
         )
-        messages.success(self.request, _("Event created with stages Game 1 and Final."))
+        # the stages its format starts with: a cumulative night's games, with or without a Final
+        names = [s.title for s in self.object.stages.order_by("number")]
+        messages.success(
+            self.request,
+            ngettext(
+                "Event created with the stage %(stages)s.",
+                "Event created with the stages %(stages)s.",
+                len(names),
+            )
+            % {"stages": get_text_list(names, _("and"))},
+        )
         return redirect("players", self.object.slug)
 
 
