@@ -34,6 +34,16 @@ def _list(item: dict[str, Any]) -> dict[str, Any]:
     return {"type": "array", "items": item}
 
 
+# A stage as the event lists it; its own document adds the standings.
+_STAGE = {
+    "number": _INT,
+    "title": {"type": "string", "description": "In the reader's language."},
+    "kind": {"enum": ["qualifying", "semifinal", "final", "playoff"]},
+    "division": _STRING,
+    "closed": _BOOL,
+    "url": _URL,
+}
+
 SCHEMAS: dict[str, dict[str, Any]] = {
     "Error": _object({"error": _STRING}),
     "Index": _object({"events": _URL, "series": _URL, "ratings": _URL, "schema": _URL}),
@@ -51,16 +61,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         }
     ),
     "Events": _object({"events": _list(_ref("EventSummary"))}),
-    "StageSummary": _object(
-        {
-            "number": _INT,
-            "title": {"type": "string", "description": "In the reader's language."},
-            "kind": {"enum": ["qualifying", "semifinal", "final", "playoff"]},
-            "division": _STRING,
-            "closed": _BOOL,
-            "url": _URL,
-        }
-    ),
+    "StageSummary": _object(_STAGE),
     "Event": _object(
         {
             "slug": _STRING,
@@ -83,17 +84,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "withdrew": _BOOL,
         }
     ),
-    "Stage": _object(
-        {
-            "number": _INT,
-            "title": {"type": "string", "description": "In the reader's language."},
-            "kind": {"enum": ["qualifying", "semifinal", "final", "playoff"]},
-            "division": _STRING,
-            "closed": _BOOL,
-            "url": _URL,
-            "standings": _list(_ref("StandingsRow")),
-        }
-    ),
+    "Stage": _object({**_STAGE, "standings": _list(_ref("StandingsRow"))}),
     "Medal": _object(
         {
             "division": _STRING,
