@@ -168,6 +168,8 @@ def describe(action: Action) -> str:
     stage = action.stage if action.stage_id else None
     if stage is not None and data.get("stage") == stage.name:
         data["stage"] = stage.title  # a name the site made, in the reader's language
+    if isinstance(data.get("action"), str):  # an infraction's action, kept in English
+        data["action"] = gettext_now(data["action"])
     try:
         return str(template % _Known(data))
     except (TypeError, ValueError):
