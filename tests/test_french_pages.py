@@ -36,6 +36,7 @@ from scoring.models import (
     Infraction,
     InfractionReport,
     PrintJob,
+    Rating,
     Round,
     Series,
     SeriesEvent,
@@ -133,9 +134,11 @@ NOT_OPENED = {
     "favicon.ico": "a redirect to the icon",
 }
 PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
-# The events whose PDFs are read (a PDF takes a second): a knockout and a cumulative event under
-# way, and finished ones, after medal playoffs and of each cumulative format.
-PDF_EVENTS = ["demo", "demo-club-night", "medailles", "final-evening-3", "quebec"]
+# The events whose PDFs are read (a PDF takes a second): a knockout under way (phones, an
+# infraction of each action, a late arrival, a withdrawal), a cumulative event under way, and
+# finished ones: a cumulative event with a Final and withdrawals, a knockout after medal
+# playoffs and a replay.
+PDF_EVENTS = ["quebec", "demo-club-night", "final-evening-3", "medailles"]
 # A blank sheet is a filled sheet with its numbers left out: one of each is read.
 PDF_CAP = {"stage_blank_sheets_pdf": 1, "table_blank_sheet_pdf": 1}
 
@@ -277,17 +280,44 @@ def site_urls() -> dict[str, list[str]]:
     return urls
 
 
+def asked_urls() -> tuple[list[str], list[str]]:
+    """Pages as a question makes them (a search, a filter, a choice): the public's and the
+    directors'."""
+    rated = Rating.objects.select_related("player__event").order_by("-games", "pk").first()
+    mine = f"/e/{rated.player.event.slug}/player/{rated.player_id}/"
+    code = Table.objects.exclude(code="").first().code
+    public = [
+        "/records/?series=saison",
+        "/ratings/?q=Joueuse",
+        "/ratings/?q=personne",
+        "/e/quebec/find/?q=Joueuse",
+        "/e/quebec/find/?q=personne",
+        "/e/demo/1/?sort=name",
+        f"{mine}?add=personne",  # an opponent the rating finds nobody for
+        f"{mine}?vs={rated.player_id}",
+        f"/t/{code}/?change=1",
+    ]
+    directors = [
+        "/director/e/quebec/desk/?q=personne",
+        "/director/e/quebec/infractions/?kind=wrong_tile",
+        "/director/e/quebec/1/close/?allow=5",
+        "/e/quebec/1/seating/?allow=5",
+    ]
+    return public, directors
+
+
 def role_urls(urls: dict[str, list[str]], role: str) -> list[str]:
     """What each role opens: a director everything; a visitor every page but the directors'
     (one of them: the log-in it leads to); a table's phone its table and its event's pages; a
     scorekeeper their tables and every page of their event (the directors' refused)."""
     every = [url for paths in urls.values() for url in paths]
+    public, directors = asked_urls()
     if role == "director":
-        return every
+        return every + public + directors
     if role == "visitor":
-        return [u for u in every if not u.startswith("/director/")] + ["/director/tables/"]
+        return [u for u in every if not u.startswith("/director/")] + public + ["/director/tables/"]
     if role == "phone":
-        return [u for u in every if u.startswith(("/t/", "/e/quebec/"))]
+        return [u for u in every + public if u.startswith(("/t/", "/e/quebec/"))]
     return [u for u in every if "/e/quebec/" in u or u.startswith(("/director/tables/", "/acc"))]
 
 
@@ -314,10 +344,16 @@ def english_only_words() -> set[str]:
     english, french = set(MORE_ENGLISH), set()
     for entry in polib.pofile(str(CATALOG)):
         english |= words(entry.msgid) | words(entry.msgid_plural or "")
+        if all(path.startswith(FILE_KEYS) for path, _line in entry.occurrences):
+            continue  # its French names the event file's keys: "kind", "players", "true"
         french |= words(entry.msgstr)
         for text in entry.msgstr_plural.values():
             french |= words(text)
     return english - french
+
+
+# Where the catalog's French names the keys of the event and series files, as they are.
+FILE_KEYS = ("scoring/eventfile/", "scoring/forms/seriesfile", "scoring/views/seriesfile")
 
 
 def typed_names() -> list[str]:
@@ -412,9 +448,8 @@ class Reader:
             self.found(where, f"{problem} {match[0]!r}", text, match)
         for match in re.finditer(r"(?i)\bdivisions?\b", text):
             self.found(where, "“division” (French says catégorie)", text, match)
-        if not pdf:  # a PDF's text may lose a thin space
-            for match in GLUED.finditer(text):
-                self.found(where, f"no space before {match[0]!r}", text, match)
+        for match in GLUED.finditer(text):
+            self.found(where, f"no space before {match[0]!r}", text, match)
 
     def found(self, where: str, what: str, text: str, match: re.Match) -> None:
         context = text[max(0, match.start() - 60) : match.end() + 40].replace("\n", "⏎")
