@@ -20,7 +20,7 @@ from scoring.results import load_results
 from scoring.sheets import TableSheet, event_sheets
 from tournament.game import people as rule
 from tournament.game.awards import MEDALS
-from tournament.models import Event, Player, StageKind
+from tournament.models import Event, Medal, Player, StageKind
 from tournament.text import name_key
 
 PAST_EVENTS = 10  # the home page lists this many past events with their medalists
@@ -31,6 +31,11 @@ class Medalist:
     medal: str
     division: str
     names: tuple[str, ...]  # tied players share a medal
+
+    @property
+    def label(self) -> str:
+        """The medal's word in the reader's language ("Gold", "Or")."""
+        return str(Medal(self.medal).label)
 
 
 def medalists(event: Event) -> list[Medalist]:

@@ -252,7 +252,7 @@ class InfractionLogTable(tables.Table):
 
     logged_at = tables.DateTimeColumn(verbose_name=_("Logged"), format="D H:i")
     stage = tables.Column(
-        verbose_name=_("Stage"), accessor="table__stage__name", order_by=("table__stage__number",)
+        verbose_name=_("Stage"), accessor="table__stage", order_by=("table__stage__number",)
     )
     table = tables.Column(
         verbose_name=_("Table"),
@@ -282,6 +282,9 @@ class InfractionLogTable(tables.Table):
         row_attrs = {"data-infraction": lambda record: record.pk}
         orderable = True
         empty_text = _("No infraction logged.")
+
+    def render_stage(self, value):
+        return value.title
 
     def render_table(self, value):
         return value.number

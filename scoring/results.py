@@ -841,9 +841,10 @@ def _outcomes(results: EventResults) -> dict[str, str]:
                 who = _("not awarded")
             else:
                 who = ", ".join(players[pk].name for pk in award.players)
-            out[f"medal:{division.division}:{award.medal}"] = (
-                f"{Medal(award.medal).label}{suffix}: {who}"
-            )
+            out[f"medal:{division.division}:{award.medal}"] = _("%(medal)s: %(who)s") % {
+                "medal": f"{Medal(award.medal).label}{suffix}",
+                "who": who,
+            }
     return out
 
 

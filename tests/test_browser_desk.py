@@ -114,3 +114,46 @@ def test_a_name_typed_with_a_curly_apostrophe_or_none_is_found(apostrophe_site, 
     page.get_by_label("Your name").press_sequentially(typed)
     page.get_by_label("Your name").press("Enter")
     expect(page.locator(".card strong")).to_have_text(["Olive O'Brien"])
+
+
+@pytest.fixture
+def french_desk(browser, live_server, transactional_db):
+    director = make_director("accueil", PASSWORD)
+    event = make_event(director, name="Tournoi de Lévis", slug="levis")
+    make_players(event, ["Amélie Roy", "Benoît Côté", "Chloé Gagnon"], checked_in=False)
+    return {"url": live_server.url, "event": event}
+
+
+def test_the_counts_agree_with_their_number_after_each_tap_in_french(french_desk, pages):
+    """Issue 45 item 10: a tap's answer words each count again, the script puts the whole
+    phrase in place: "1 présent", then "2 présents", never "2 présent"."""
+    page = pages(**b.PHONE, locale="fr-CA")
+    page.goto(french_desk["url"] + "/director/e/levis/desk/")
+    page.locator("input[name=username]").fill("accueil")
+    page.locator("input[name=password]").fill(PASSWORD)
+    with page.expect_navigation():
+        page.locator("input[name=password]").press("Enter")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    present = page.locator('[data-count-phrase="checked_in"]')
+    expect(present).to_have_text("0 présent")
+    expect(page.locator('[data-count-phrase="registered"]')).to_have_text("3 inscrits")
+    expect(page.locator('[data-count-phrase="seated"]')).to_have_text("0 placé")
+    rows = page.locator("#desk-list .desk-row")
+    status = page.locator("#desk-status")
+
+    rows.filter(has_text="Amélie Roy").locator(".desk-button").click()
+    expect(status).to_have_text("Amélie Roy : présent(e).")
+    expect(present).to_have_text("1 présent")
+    rows.filter(has_text="Benoît Côté").locator(".desk-button").click()
+    expect(status).to_have_text("Benoît Côté : présent(e).")
+    expect(present).to_have_text("2 présents")
+    expect(present.locator("strong")).to_have_text("2")  # the number still stands out
+    rows.filter(has_text="Chloé Gagnon").locator(".desk-button").click()
+    expect(present).to_have_text("3 présents")
+    rows.filter(has_text="Benoît Côté").locator(".desk-undo").click()
+    expect(present).to_have_text("2 présents")
+    rows.filter(has_text="Amélie Roy").locator(".desk-undo").click()
+    expect(present).to_have_text("1 présent")
+    expect(page.locator("#desk-counts")).to_have_text("1 présent · 3 inscrits · 0 placé")
+    page.reload()  # the server says the same
+    expect(page.locator("#desk-counts")).to_have_text("1 présent · 3 inscrits · 0 placé")

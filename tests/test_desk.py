@@ -325,6 +325,12 @@ def test_one_tap_checks_in_and_a_double_tap_checks_in_once(director_client, even
         "seated": 0,
         "waitlisted": 0,  # signed up on the event's page (issue 49)
         "pending": 0,
+        # each count's whole phrase, for the script to put in place (issue 45 item 10)
+        "phrases": {
+            "checked_in": ["", "1", " checked in"],
+            "registered": ["", "2", " registered"],
+            "seated": ["", "0", " seated"],
+        },
     }
     assert second["changed"] == 0 and second["checked_in"] == 1
     assert Action.objects.filter(verb="players.checked_in").count() == 1

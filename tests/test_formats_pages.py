@@ -472,7 +472,7 @@ def test_the_seating_page_says_which_rule_placed_everyone_and_a_director_may_mov
     assert seating_rule(get(client, url, **FR)) == (
         "Partie 2 : tous ceux qui jouent encore sont replacés en progression : à chaque table, "
         "les 2 plus bas totaux montent d'une table et les 2 plus hauts descendent d'une table, "
-        "divisions séparées."
+        "catégories séparées."
     )
     director_page = get(director_client, url)
     assert "reseats everyone still playing by the event's reseating rule" in text(director_page)

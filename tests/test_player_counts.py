@@ -43,7 +43,7 @@ def test_the_players_page_says_the_same_counts(director_client, signed_up):
 def test_the_desk_says_the_same_counts(director_client, signed_up):
     response = director_client.get(f"/director/e/{signed_up.slug}/desk/")
     page = response.content.decode()
-    assert '<strong data-count="registered">27</strong> registered (1 withdrew)' in page
+    assert '<strong data-count="registered">27</strong> registered</span> (1 withdrew)' in page
     assert '<strong data-count="checked_in">25</strong>' in page
 
 

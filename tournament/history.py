@@ -184,6 +184,8 @@ def describe(action: Action) -> str:
         data["stage"] = stage.title  # a name the site made, in the reader's language
     if data.get("source_parts"):  # another stage the entry names, as the site named it
         data["source"] = say(data["source_parts"]) or data.get("source", "?")
+    if isinstance(data.get("action"), str):  # an infraction's action, kept in English
+        data["action"] = gettext_now(data["action"])
     try:
         return str(template % _Known(data))
     except (TypeError, ValueError):

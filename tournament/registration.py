@@ -23,7 +23,7 @@ from xml.etree import ElementTree
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from tournament.refusals import Refusal
 from tournament.text import bad_character, name_key, search_key, without_bidi_controls
@@ -125,7 +125,11 @@ def sniff_delimiter(text: str) -> str:
     return best if counts[best] else ","
 
 
-DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+DELIMITER_NAMES = {
+    ",": gettext_lazy("commas"),
+    ";": gettext_lazy("semicolons"),
+    "\t": gettext_lazy("tabs"),
+}
 
 
 def _n(count: int) -> str:
@@ -212,7 +216,7 @@ def read_csv(text: str, encoding: str = "UTF-8", budget: Budget | None = None) -
     if not rows:
         raise ReadError(_("The file is empty."))
     (_first, header), *body = rows
-    how = _("CSV, %(d)s, %(e)s") % {"d": _(DELIMITER_NAMES[delimiter]), "e": encoding}
+    how = _("CSV, %(d)s, %(e)s") % {"d": DELIMITER_NAMES[delimiter], "e": encoding}
     return Sheet(header=header, rows=body, how=how)
 
 
@@ -537,14 +541,14 @@ HEADERS = {
 
 
 ROLE_LABELS = {
-    "name": _lazy("Name (whole)"),
-    "first": _lazy("First name"),
-    "last": _lazy("Last name"),
-    "ref": _lazy("Id"),
-    "club": _lazy("Club"),
-    "division": _lazy("Division"),
-    "birth": _lazy("Birth date"),
-    "age": _lazy("Age"),
+    "name": gettext_lazy("Name (whole)"),
+    "first": gettext_lazy("First name"),
+    "last": gettext_lazy("Last name"),
+    "ref": gettext_lazy("Id"),
+    "club": gettext_lazy("Club"),
+    "division": gettext_lazy("Division"),
+    "birth": gettext_lazy("Birth date"),
+    "age": gettext_lazy("Age"),
 }
 
 

@@ -12,6 +12,7 @@ import unicodedata
 from functools import lru_cache
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 # A NUL cannot be stored by PostgreSQL; a lone surrogate is not a character at all (no UTF-8
 # encodes it); a carriage return not followed by a line feed is an old Mac line ending that
@@ -98,3 +99,24 @@ def translated(message) -> str:
         for name, value in message.values.items()
     }
     return _(template) % values
+
+
+def colon() -> str:
+    """ ":" as the reader's language writes it after a label: French puts a no-break space
+    before it ("Total : 12")."""
+    return pgettext("punctuation after a label", ":")
+
+
+def semicolon() -> str:
+    """ ";" as the reader's language writes it between two items: "a ; b" in French."""
+    return pgettext("punctuation between items", ";")
+
+
+def labelled(label, value) -> str:
+    """``label: value`` in the reader's language."""
+    return f"{label}{colon()} {value}"
+
+
+def semicolons(items) -> str:
+    """Items one after the other, "a; b" (French "a ; b")."""
+    return f"{semicolon()} ".join(str(item) for item in items)

@@ -66,10 +66,10 @@ class InfractionFilterForm(forms.Form):
     def __init__(self, *args, stages, tables, players, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["stage"].choices = [("", _("Every stage"))] + [
-            (s.number, s.name) for s in stages
+            (s.number, s.title) for s in stages
         ]
         self.fields["table"].choices = [("", _("Every table"))] + [
-            (t.pk, _("%(stage)s, table %(n)s") % {"stage": t.stage.name, "n": t.number})
+            (t.pk, _("%(stage)s, table %(n)s") % {"stage": t.stage.title, "n": t.number})
             for t in tables
         ]
         self.fields["player"].choices = [("", _("Every player"))] + [

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import override
 
 from scoring.models import Infraction, InfractionAction, InfractionKind
 from scoring.services.rounds import lock_table
@@ -20,6 +21,13 @@ from tournament.refusals import Refused, ValidationRefusal
 
 NOTE_MAX = Infraction._meta.get_field("note").max_length
 REASON_MAX = Infraction._meta.get_field("change_reason").max_length
+
+
+def in_english(label) -> str:
+    """A lazily translated word as the history keeps it: in English, the catalog's msgid, so
+    that each reader reads it in their own language (``tournament.history.describe``)."""
+    with override("en"):
+        return str(label)
 
 
 class InfractionRejected(ValidationRefusal):
@@ -145,6 +153,6 @@ def change_infraction(infraction: Infraction, action: str, reason: str, user) ->
         reason=reason,
         table=table.number,
         player=infraction.player.name,
-        action=str(InfractionAction(action).label),
+        action=in_english(InfractionAction(action).label),  # said in the reader's language
     )
     return infraction

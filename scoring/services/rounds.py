@@ -16,14 +16,14 @@ from tournament.history import claim, log_action, settle
 from tournament.models import Event, Seat, StageKind, Table
 from tournament.refusals import Refusal
 from tournament.services.admin import IdOf, delete_rows
-from tournament.text import translated
+from tournament.text import semicolons, translated
 
 
 class RoundRejected(Refusal):
     """The round was not saved; ``errors`` says which field is wrong and why."""
 
     def __init__(self, errors: RoundErrors):
-        super().__init__("; ".join(self.reasons(errors)))
+        super().__init__(semicolons(self.reasons(errors)))
         self.errors = errors
 
     @staticmethod

@@ -40,7 +40,7 @@ from tournament.game.rules import RoundErrors, round_checks
 from tournament.mixins import DirectorRequiredMixin, TableMixin, posted_key
 from tournament.models import Event, Stage, Table
 from tournament.refusals import Refused
-from tournament.text import translated
+from tournament.text import colon, translated
 
 
 def wants_json(request) -> bool:
@@ -103,6 +103,7 @@ class RoundPageMixin:
                 "saved": _("Saved."),
                 "next": _("Load the next round"),
                 "stale": _("This round is saved already: load the next round."),
+                "colon": colon(),  # "a: b", "a : b" in French
                 "tick": getattr(self, "confirmation_needed", None) or "",
             },
         }

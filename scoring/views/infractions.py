@@ -67,7 +67,7 @@ def logged_alert(sheet: TableSheet, infraction: Infraction) -> dict:
     return {
         "infraction": infraction,
         "player": players.get(infraction.player_id),
-        "label": ACTION_LABELS[infraction.action],
+        "label": ACTION_LABELS[infraction.action].translated(),
         "alert_class": ALERT_CLASSES[infraction.action],
         "count": counted(i.action for i in upto),
     }
@@ -171,7 +171,10 @@ class InfractionLogView(DirectorRequiredMixin, EventMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        tables = Table.objects.filter(stage__event=self.event).select_related("stage")
+        # a playoff's name says the table or the stage it settles: joined, not asked per table
+        tables = Table.objects.filter(stage__event=self.event).select_related(
+            "stage__playoff_table__stage", "stage__wildcards_of"
+        )
         form = InfractionFilterForm(
             self.request.GET,
             stages=ctx["stages"],
@@ -189,7 +192,14 @@ class InfractionLogView(DirectorRequiredMixin, EventMixin, TemplateView):
             )
         )
         table = InfractionLogTable(
-            rows.select_related("table__stage__event", "player", "logged_by", "changed_by"),
+            rows.select_related(
+                "table__stage__event",
+                "table__stage__playoff_table__stage",
+                "table__stage__wildcards_of",
+                "player",
+                "logged_by",
+                "changed_by",
+            ),
             order_by=("-logged_at",),
         )
         configure(self.request, table, per_page=100)
@@ -246,7 +256,7 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
             ctx["may_unlink"] = {o.pk for o in ctx["other_events"] if mine(o)}
             ctx["link_candidates"] = [c for c in link_candidates(player) if mine(c)]
         ctx["games_chart"] = games_chart(
-            [(g["stage"].name, g["total"]) for g in games if g["rounds"]]
+            [(g["stage"].title, g["total"]) for g in games if g["rounds"]]
         )
         ctx.update(
             player_rating(self.request, self.event, player, [g["tablemates"] for g in games])

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.generic import TemplateView
 
 from scoring.printing import SHEETS_PER_PDF, table_blocks
@@ -166,7 +167,13 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 )
                 if count:
                     messages.success(
-                        request, _("The seating is removed: %(n)s tables.") % {"n": count}
+                        request,
+                        ngettext(
+                            "The seating is removed: %(n)s table.",
+                            "The seating is removed: %(n)s tables.",
+                            count,
+                        )
+                        % {"n": count},
                     )
             elif self.is_later_game():
                 reseat_game(self.stage, user=request.user, key=posted_key(request), allow=allow)
@@ -187,7 +194,11 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                         key=posted_key(request),
                         allow=allow,
                     )
-                messages.success(request, _("%(n)s tables drawn.") % {"n": len(draw.tables)})
+                drawn = len(draw.tables)
+                messages.success(
+                    request,
+                    ngettext("%(n)s table drawn.", "%(n)s tables drawn.", drawn) % {"n": drawn},
+                )
                 for reason in draw.left_out:
                     messages.warning(request, translated(reason))
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))

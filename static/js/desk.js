@@ -80,9 +80,16 @@
         show(row, answer.state);
         const name = row.querySelector("a").textContent;
         say((answer.state ? texts.checked_in : texts.checked_out).replace("%(name)s", name));
-        ["checked_in", "registered", "seated"].forEach(function (name) {
-          const cell = document.querySelector('[data-count="' + name + '"]');
-          if (cell) cell.textContent = answer[name];
+        // Each count's whole phrase, as the server words it for the new number ("1 présent",
+        // "2 présents"): the number in bold between its words.
+        Object.keys(answer.phrases || {}).forEach(function (name) {
+          const phrase = document.querySelector('[data-count-phrase="' + name + '"]');
+          if (!phrase) return;
+          const words = answer.phrases[name];
+          const number = document.createElement("strong");
+          number.dataset.count = name;
+          number.textContent = words[1];
+          phrase.replaceChildren(words[0], number, words[2]);
         });
       })
       .catch(function () {

@@ -443,7 +443,7 @@
     const mine = queue().filter(function (item) { return item.url === form.action; });
     if (!mine.length) return;
     showStatus(mine.map(function (item) {
-      return config.texts.waiting + " " + item.label + ": " + item.values;
+      return config.texts.waiting + " " + item.label + config.texts.colon + " " + item.values;
     }).join(" "), "warning");
   }
 

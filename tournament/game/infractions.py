@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from tournament.game.message import Message
+
 WARN_THEN_DRAW = "warn_then_draw"
 DRAW = "draw"
 WARN_THEN_SKIP = "warn_then_skip"
@@ -52,11 +54,12 @@ VOID = "void"
 
 ACTIONS = (WARNING, PENALTY_DRAW, SKIP_TURN, VOID)
 
-ACTION_LABELS: dict[str, str] = {
-    WARNING: "Warning: no penalty this time",
-    PENALTY_DRAW: "Penalty: draw one tile",
-    SKIP_TURN: "Penalty: skip the next turn",
-    VOID: "Void: this entry does not count",
+# What the scorekeeper applies at the table, read in the reader's language (Message).
+ACTION_LABELS: dict[str, Message] = {
+    WARNING: Message("Warning: no penalty this time"),
+    PENALTY_DRAW: Message("Penalty: draw one tile"),
+    SKIP_TURN: Message("Penalty: skip the next turn"),
+    VOID: Message("Void: this entry does not count"),
 }
 
 # The action for a player's first counted infraction in a game, and for each later one.

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player
 from tournament.refusals import Refusal, ValidationRefusal
 from tournament.services.signup import fill_places
+from tournament.text import labelled, semicolons
 
 
 class PlayerRefused(ValidationRefusal):
@@ -36,7 +38,14 @@ def add_player(player: Player, user, key: str | None = None) -> Player:
     return player
 
 
-EDITABLE = {"name": "name", "ref": "id", "club": "club", "division": "division"}
+# What a director may change of a player, each with the word the history and the page say it
+# with, in the language of whoever made the change.
+EDITABLE = {
+    "name": gettext_lazy("name"),
+    "ref": gettext_lazy("id"),
+    "club": gettext_lazy("club"),
+    "division": gettext_lazy("division"),
+}
 
 
 @transaction.atomic
@@ -59,7 +68,9 @@ def edit_player(player: Player, values: dict, user, key: str | None = None) -> l
     changes = []
     for attr, label in EDITABLE.items():
         if attr in values and values[attr] != getattr(player, attr):
-            changes.append(f"{label}: {getattr(player, attr) or '–'} → {values[attr] or '–'}")
+            changes.append(
+                labelled(label, f"{getattr(player, attr) or '–'} → {values[attr] or '–'}")
+            )
             setattr(player, attr, values[attr])
     if changes:
         old_name = Player.objects.filter(pk=player.pk).values_list("name", flat=True).get()
@@ -79,7 +90,7 @@ def log_edited(event: Event, user, player: Player, old_name: str, changes: list[
         user,
         player=old_name,
         player_pk=player.pk,
-        changes="; ".join(changes),
+        changes=semicolons(changes),
         **renamed,
     )
 
@@ -155,8 +166,11 @@ class UncheckRefused(Refusal):
 
 
 def seated_in(player: Player) -> list[str]:
-    """The stages the player is seated in, by name."""
-    return list(player.seats.order_by("stage__number").values_list("stage__name", flat=True))
+    """The stages the player is seated in, by name in the reader's language."""
+    seats = player.seats.select_related(
+        "stage__playoff_table__stage", "stage__wildcards_of"
+    ).order_by("stage__number")
+    return [seat.stage.title for seat in seats]
 
 
 @transaction.atomic

@@ -27,8 +27,8 @@ from tournament.registration import (
     read_list,
     stored,
 )
-from tournament.services.players import log_edited
-from tournament.text import name_key
+from tournament.services.players import EDITABLE, log_edited
+from tournament.text import labelled, name_key, semicolons
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def import_problems(rows: list[Entry], choices: ImportChoices) -> list[str]:
     if choices.skip_problems:
         return []
     return [
-        _("Line %(line)s: %(problems)s.") % {"line": e.line, "problems": "; ".join(e.problems)}
+        _("Line %(line)s: %(problems)s.") % {"line": e.line, "problems": semicolons(e.problems)}
         for e in rows
         if e.problems
     ]
@@ -131,8 +131,11 @@ def import_registration(
         if e.status == "changed" and e.line in choices.apply:
             player = Player.objects.select_for_update().get(pk=e.match)
             changes = [
-                f"{label}: {getattr(player, f) or '–'} → {value or '–'}"
-                for f, label, value in (("name", "name", e.name), ("club", "club", e.club))
+                labelled(label, f"{getattr(player, f) or '–'} → {value or '–'}")
+                for f, label, value in (
+                    ("name", EDITABLE["name"], e.name),
+                    ("club", EDITABLE["club"], e.club),
+                )
                 if value and value != getattr(player, f)
             ]
             if changes:

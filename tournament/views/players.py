@@ -7,7 +7,9 @@ from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.formats import localize
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.generic import FormView, TemplateView
 from django.views.generic.edit import FormMixin
 
@@ -37,6 +39,7 @@ from tournament.services.players import (
     has_played,
 )
 from tournament.services.seating import reinstate_player, seat_late_arrival, withdraw_player
+from tournament.text import semicolons
 
 
 class PlayersView(DirectorRequiredMixin, EventMixin, FormMixin, TemplateView):
@@ -95,7 +98,15 @@ class CheckInView(DirectorRequiredMixin, EventMixin, TemplateView):
         ids = [int(i) for i in ids if re.fullmatch(r"[0-9]{1,12}", str(i))]
         count = check_in(self.event, ids, checked_in, request.user)
         if "application/json" in request.headers.get("Accept", ""):
-            return JsonResponse({"changed": count, "state": checked_in, **desk_counts(self.event)})
+            counts = desk_counts(self.event)
+            return JsonResponse(
+                {
+                    "changed": count,
+                    "state": checked_in,
+                    **counts,
+                    "phrases": count_phrases(counts),
+                }
+            )
         messages.success(request, check_in_message(self.event, ids, checked_in, count))
         if back == "desk":
             q = request.POST.get("q", "")[:100]
@@ -109,7 +120,9 @@ def check_in_message(event: Event, ids: list[int], checked_in: bool, count: int)
     tap says that nothing more happened."""
     name = event.players.filter(pk=ids[0]).values_list("name", flat=True).first() if ids else None
     if len(ids) != 1 or name is None:
-        return (_("%(n)s checked in.") if checked_in else _("%(n)s checked out.")) % {"n": count}
+        if checked_in:
+            return ngettext("%(n)s checked in.", "%(n)s checked in.", count) % {"n": count}
+        return ngettext("%(n)s checked out.", "%(n)s checked out.", count) % {"n": count}
     if checked_in:
         done = _("%(name)s checked in.") if count else _("%(name)s was already checked in.")
     else:
@@ -123,6 +136,22 @@ def desk_counts(event: Event) -> dict:
     return event.players.counts(seated_in=first)
 
 
+def count_phrases(counts: dict) -> dict[str, list[str]]:
+    """The desk's counts in words, each as [before, number, after] ("", "21", " présents"):
+    the page shows the number in bold, and the answer to a tap gives them again, so that the
+    script puts the whole phrase in place, its words agreeing with the new number."""
+    phrases = {
+        "checked_in": ngettext("%(n)s checked in", "%(n)s checked in", counts["checked_in"]),
+        "registered": ngettext("%(n)s registered", "%(n)s registered", counts["registered"]),
+        "seated": ngettext("%(n)s seated", "%(n)s seated", counts["seated"]),
+    }
+    out = {}
+    for name, phrase in phrases.items():
+        before, _number, after = phrase.partition("%(n)s")
+        out[name] = [before, localize(counts[name]), after]
+    return out
+
+
 class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
     """The check-in desk: search as you type, one tap per player, the counts; made for a
     phone. Every player is on the page (the script filters them as one types); without the
@@ -134,7 +163,8 @@ class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
         ctx = super().get_context_data(**kwargs)
         q = self.request.GET.get("q", "").strip()[:100]
         players = self.event.players.matching(q).alphabetical()
-        ctx.update(q=q, players=players, counts=desk_counts(self.event))
+        counts = desk_counts(self.event)
+        ctx.update(q=q, players=players, counts=counts, phrases=count_phrases(counts))
         ctx["desk_texts"] = {
             "in": _("In ✓"),
             "out": _("Check in"),
@@ -229,7 +259,7 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
                 self.refused(refusal, form)
                 return self.render_to_response(self.get_context_data(form=form))
             if changes:
-                messages.success(request, _("Saved: %(c)s.") % {"c": "; ".join(changes)})
+                messages.success(request, _("Saved: %(c)s.") % {"c": semicolons(changes)})
             else:
                 messages.info(request, _("Nothing changed."))
         return redirect("player_edit", self.event.slug, player.pk)

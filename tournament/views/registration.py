@@ -4,6 +4,7 @@ then the preview where the director chooses, then the import."""
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.generic import FormView, TemplateView
 
 from tournament.forms import (
@@ -192,7 +193,16 @@ class ImportPreviewView(DirectorRequiredMixin, EventMixin, TemplateView):
         request.session.pop(SESSION_LIST % self.event.pk, None)
         messages.success(
             request,
-            _("%(n)s players imported, %(c)s changed, %(s)s skipped.")
-            % {"n": result.created, "c": result.changed, "s": result.skipped},
+            _("%(imported)s, %(changed)s, %(skipped)s.")
+            % {
+                "imported": ngettext(
+                    "%(n)s player imported", "%(n)s players imported", result.created
+                )
+                % {"n": result.created},
+                "changed": ngettext("%(n)s changed", "%(n)s changed", result.changed)
+                % {"n": result.changed},
+                "skipped": ngettext("%(n)s skipped", "%(n)s skipped", result.skipped)
+                % {"n": result.skipped},
+            },
         )
         return redirect("players", self.event.slug)
