@@ -50,11 +50,21 @@ from tests.importing import preview_fields
 from tests.season import play_season
 from tests.test_advancement import play_totals
 from tests.test_translations import CATALOG, pdf_text
-from tournament.models import Action, ClockEvent, Event, ListReading, Player, Stage, Table
+from tournament.models import (
+    Action,
+    ClockEvent,
+    Event,
+    ListReading,
+    Player,
+    Signup,
+    Stage,
+    Table,
+)
 from tournament.services.clock import start_clock
 from tournament.services.events import assign_scorekeeper
 from tournament.services.players import check_in
 from tournament.services.seating import seat_late_arrival, withdraw_player
+from tournament.services.signup import sign_up
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +97,12 @@ def build_site(settings) -> dict:
     make_players(played, names=[f"Joueur {chr(65 + i)}" for i in range(8)])
     for table in seat(played).tables.order_by("number"):
         play_totals(table, [10, 10, 20, 30] if table.number == 1 else [5, 15, 25, 35])
-    make_players(make_event(director, name="Soirée à venir", slug="a-venir"), checked_in=False)
+    coming = make_event(director, name="Soirée à venir", slug="a-venir", signup_open=True,
+                        signup_capacity=9, signup_approval=False)  # fmt: skip
+    make_players(coming, checked_in=False)
+    sign_up(coming, name="Inscrite Un", club="Club des Érables")  # registered
+    sign_up(coming, name="Inscrite Deux")  # the last place
+    sign_up(coming, name="Inscrite Trois")  # on the waitlist
     keeper = get_user_model().objects.create_user("marqueuse", password=PASSWORD)
     assign_scorekeeper(live, keeper.username, live.stages.get(number=1).tables.filter(number=1))
     ImportJob.objects.create(by=director, status=ImportStatus.DONE, event=live)
@@ -215,6 +230,11 @@ def kwargs_for(name: str, route: str) -> list[dict]:
         return [{"code": p.table.code, "pk": p.pk} for p in photos[:1]]
     if params == {"pk"}:
         return [{"pk": job.pk} for job in ImportJob.objects.order_by("pk")]
+    if params == {"slug", "token"}:  # a registrant's private page, and a link not the site's
+        signups = Signup.objects.select_related("event").order_by("pk")
+        return [{"slug": s.event.slug, "token": s.token} for s in signups] + [
+            {"slug": "a-venir", "token": "pas-un-lien"}
+        ]
     out = []
     for event in Event.objects.order_by("pk"):
         if route.endswith(".pdf") and event.slug not in PDF_EVENTS:
