@@ -120,7 +120,13 @@ def pages_of(events, director: bool) -> list[str]:
         for stage in {stages[0], stages[-1]}:
             s = stage.number
             table = Table.objects.filter(stage=stage, number=1).first()  # once seated
-            paths += [p.format(e=e, s=s) for p in STAGE if table or "table/" not in p]
+            # a one-round playoff has no clock, so no big screen of it (its address is a 404)
+            clockless = stage.kind == StageKind.PLAYOFF
+            paths += [
+                p.format(e=e, s=s)
+                for p in STAGE
+                if (table or "table/" not in p) and not (clockless and p.endswith("/clock/"))
+            ]
             if not director:
                 continue
             paths += [p.format(e=e, s=s) for p in DIRECTOR_STAGE if table or "table/" not in p]
