@@ -251,8 +251,9 @@ def test_the_bracket_of_forty_players_and_three_games_is_one_page_every_row_whol
     # Each medal word once in the medal line, once in the table, once in the Final's box.
     assert [words.count(f"{m}:") + words.count(m) for m in (gold, silver, bronze)] == [3, 3, 3]
     order = sorted(finalists, key=lambda n: played[n][3])
-    medal_line = next(t for t in texts if t.startswith(f"{gold}:"))
-    assert f"{gold}: {order[0]} ({played[order[0]][3]})" in medal_line  # the Final's total
+    colon = {"en": ":", "fr": " :"}[language]  # French puts a space before it
+    medal_line = next(t for t in texts if t.startswith(f"{gold}{colon}"))
+    assert f"{gold}{colon} {order[0]} ({played[order[0]][3]})" in medal_line  # the Final's
     # The cut runs between the fourth lowest cumulative total and the fifth.
     lines = pdf_lines(pdf)
     tops = {}
