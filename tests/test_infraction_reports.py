@@ -105,7 +105,9 @@ def test_a_phones_pending_report_shows_in_the_log_and_on_the_dashboard_tile(
     log = director_client.get(f"/director/e/{slug}/infractions/", **headers).content.decode()
     shown = pending(log)
     assert shown.startswith(waits)
-    assert f"{where} {accused.name}: {kind} – a 5 on a 6 (12-12," in shown
+    colon = {"en": ":", "fr": " :"}[language]  # French: a (no-break) space before it
+    plain = shown.replace("\u00a0", " ").replace("\u202f", " ")
+    assert f"{where} {accused.name}{colon} {kind} – a 5 on a 6 (12-12," in plain
     other = table.stage.event.players.exclude(seats__table=table).first()
     narrowed = director_client.get(f"/director/e/{slug}/infractions/?player={other.pk}")
     assert pending(narrowed.content.decode()) == ""  # the log's filters narrow it too
