@@ -34,6 +34,9 @@ FILES = {
 }
 WIDE = {"viewport": {"width": 1280, "height": 800}}
 NARROW = {"viewport": {"width": 320, "height": 640}}
+# The same phone with the largest text and high contrast (issue 51 item 5): the reader's choice,
+# kept in cookies (tournament/views/display.py).
+LARGEST = {"text_size": "largest", "contrast": "high"}
 
 SITE = ["/", "/records/", "/accounts/login/", "/e/nowhere/"]
 # A series' records, and a series that is not there (the events fixture makes "season").
@@ -142,12 +145,19 @@ def pages_of(events, director: bool) -> list[str]:
     return paths
 
 
-@pytest.mark.parametrize("screen", [WIDE, NARROW], ids=["1280px", "320px"])
+@pytest.mark.parametrize(
+    "screen, display",
+    [(WIDE, {}), (NARROW, {}), (NARROW, LARGEST)],
+    ids=["1280px", "320px", "320px-largest-text-high-contrast"],
+)
 @pytest.mark.parametrize("director", [False, True], ids=["public", "director"])
-def test_every_page_is_accessible_and_fits_the_screen(events, pages, screen, director):
+def test_every_page_is_accessible_and_fits_the_screen(events, pages, screen, display, director):
     page = pages(**screen)
     if screen is WIDE:  # the 320px pass opens these pages: no 320 px copy of each here too
         page.context.add_init_script("window.__a11yNarrowOpenedToo = true")
+    page.context.add_cookies(
+        [{"name": k, "value": v, "url": events["url"]} for k, v in display.items()]
+    )
     if director:
         page.goto(events["url"] + "/accounts/login/")
         b.log_in(page, "desk", PASSWORD)
@@ -160,6 +170,8 @@ def test_every_page_is_accessible_and_fits_the_screen(events, pages, screen, dir
         checked = page.evaluate("window.__a11yState")
         policy = "script-src 'self'" in response.headers["content-security-policy"]
         opened.append((path, response.status, checked, policy))
+        if display and response.status == 200:  # the page is shown as the reader chose
+            assert page.locator("html.text-largest.contrast-high").count() == 1, path
     missing = ("/e/nowhere/", "/t/WRONGCODE/", "/records/?series=nowhere")
     expected = [(p, 404 if p in missing else 200, "done", True) for p in paths]
     assert opened == expected

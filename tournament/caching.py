@@ -42,6 +42,7 @@ from django.views.decorators.cache import never_cache
 
 from tournament import live
 from tournament.models import Event
+from tournament.views.display import chosen as display_chosen
 
 # What a live page's requests say of the part asked for (LiveMixin): the answer varies with them.
 LIVE_HEADERS = ["X-Live-Version", "X-Live-States", "X-Live-Region", "X-Live-State"]
@@ -98,6 +99,7 @@ class VersionedPageMixin:
             [
                 request.get_full_path(),
                 get_language() or "",
+                *display_chosen(request),  # the page's text size and contrast
                 *(request.headers.get(name, "") for name in LIVE_HEADERS),
             ]
         )

@@ -4,7 +4,7 @@ from django.urls import path
 
 from tournament.caching import EventVersionView
 from tournament.streams import EventStreamView
-from tournament.views import events, offline, signup
+from tournament.views import display, events, offline, signup
 
 urlpatterns = [
     path("", events.HomeView.as_view(), name="home"),
@@ -18,6 +18,7 @@ urlpatterns = [
         signup.SignupStatusView.as_view(),
         name="signup_status",
     ),
+    path("display/", display.DisplayView.as_view(), name="display"),  # text size, contrast
     path("sw.js", offline.ServiceWorkerView.as_view(), name="service_worker"),
     path("manifest.webmanifest", offline.ManifestView.as_view(), name="manifest"),
 ]
