@@ -41,8 +41,8 @@ from django.views import View
 from django.views.decorators.cache import never_cache
 
 from tournament import live
+from tournament.display import chosen as display_chosen
 from tournament.models import Event
-from tournament.views.display import chosen as display_chosen
 
 # What a live page's requests say of the part asked for (LiveMixin): the answer varies with them.
 LIVE_HEADERS = ["X-Live-Version", "X-Live-States", "X-Live-Region", "X-Live-State"]

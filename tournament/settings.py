@@ -191,7 +191,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournament.views.display.display",  # text size and contrast (issue 51)
+                "tournament.display.display",  # text size and contrast (issue 51)
             ],
         },
     },
