@@ -24,9 +24,12 @@ def chosen(request) -> tuple[str, str]:
 
 
 def display(request) -> dict:
-    """Context processor: the reader's choices, and the classes of the page's ``<html>``."""
+    """Context processor: the reader's choices, and the classes of the page's ``<html>`` (none
+    for the standard size and contrast: the page as everyone had it)."""
     size, contrast = chosen(request)
-    classes = [f"text-{size}"] + (["contrast-high"] if contrast == "high" else [])
+    classes = ([f"text-{size}"] if size != SIZES[0] else []) + (
+        ["contrast-high"] if contrast == "high" else []
+    )
     return {
         "display_size": size,
         "display_contrast": contrast,

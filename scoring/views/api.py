@@ -30,7 +30,7 @@ from scoring.models import Series
 from scoring.openapi import document as openapi_document
 from scoring.results import load_results
 from scoring.series import series_standings
-from scoring.views.ratings import leaderboard, ratings_state, state_key
+from scoring.views.ratings import leaderboard, page_asked, ratings_state, state_key
 from scoring.views.results import medal_rows, shown_standings
 from tournament.caching import version_key
 from tournament.models import Event, Stage
@@ -309,6 +309,5 @@ class SeriesView(ApiView):
 
 class RatingsView(ApiView):
     def answer(self):
-        page = self.request.GET.get("page", "1")
-        page = page if page.isascii() and page.isdigit() and len(page) < 9 else "1"
+        page = page_asked(self.request)
         return ratings_key(page), ratings_document(page)

@@ -107,6 +107,12 @@ FIELDS = (
 )
 
 
+def page_asked(request) -> str:
+    """The leaderboard's page number asked in ``?page=`` (digits, a few), else "1"."""
+    page = request.GET.get("page", "")
+    return page if page.isascii() and page.isdigit() and len(page) < 9 else "1"
+
+
 def leaderboard(filters: dict[str, str], page: str | None) -> dict:
     """The page of the leaderboard asked for, as the template shows it: ``rows`` (text: place,
     shared places as T3, name, link...), ``page`` (Django's), ``total``. Four queries whatever
@@ -155,8 +161,7 @@ class LeaderboardView(TemplateView):
         state = ratings_state()
         form = LeaderboardForm(self.request.GET)
         filters = form.filters()
-        page = self.request.GET.get("page")
-        page = page if page and page.isascii() and page.isdigit() and len(page) < 9 else "1"
+        page = page_asked(self.request)
         ctx.update(
             state=state,
             min_games=min_games(),
