@@ -57,8 +57,12 @@ def draw_form(client, event) -> dict:
     """The seating page's draw form, as drawn for this director: its key, and ``first`` when
     the page showed no seating yet."""
     page = client.get(f"/e/{event.slug}/1/seating/").content.decode()
-    form = re.search(rf'<form method="post" action="/director/e/{event.slug}/1/seat/" '
-                     r'class="mb-2">.*?</form>', page, re.S).group(0)
+    form = re.search(
+        rf'<form method="post" action="/director/e/{event.slug}/1/seat/" '
+        r'class="mb-2">.*?</form>',
+        page,
+        re.S,
+    ).group(0)
     fields = dict(re.findall(r'<input type="hidden" name="(once|first)" value="([^"]*)"', form))
     assert "once" in fields
     return fields
@@ -104,9 +108,8 @@ def test_standbys_fill_the_no_shows_places_in_order_and_the_rest_stay_standby(
     assert "4 checked in · 4 standbys · 2 no-shows · 6 registered · 0 seated" in desk
 
     seating = director_client.get(f"/e/{event.slug}/1/seating/")
-    assert (
-        "4 standbys, in the order they take the no-shows' places: Wen, Xia, Yves, Zed."
-        in words(seating)
+    assert "4 standbys, in the order they take the no-shows' places: Wen, Xia, Yves, Zed." in words(
+        seating
     )
     drawn = words(draw(director_client, event))
     assert "2 tables drawn." in drawn
@@ -125,7 +128,7 @@ def test_standbys_fill_the_no_shows_places_in_order_and_the_rest_stay_standby(
         director_client.get(desk_url(event))
     )
     for name, badge in (("Ed", "no-show"), ("Zed", "standby"), ("Ann", "")):
-        row = re.search(rf'<li[^>]*desk-row[^>]*>(?:(?!</li>).)*>{name}</a>.*?</li>', desk, re.S)
+        row = re.search(rf"<li[^>]*desk-row[^>]*>(?:(?!</li>).)*>{name}</a>.*?</li>", desk, re.S)
         shown = re.search(r'class="badge text-bg-warning desk-entry[^"]*"[^>]*>([^<]*)<', row[0])
         assert shown.group(1) == badge, name
     history = words(director_client.get(f"/director/e/{event.slug}/history/"))
@@ -280,10 +283,10 @@ def test_the_desk_and_the_draw_in_french(director_client, full_event):
 def test_the_event_file_keeps_the_standbys_and_their_order(director_client, full_event):
     event = full_event
     check_in(director_client, Player.objects.get(name="Xia"))
-    for name in ("Yves", "Zed"):
+    for name in ("Zed", "Yves"):  # in the order added, not A to Z
         add_walk_on(director_client, event, name)
     before = [p.name for p in event.players.standbys()]
-    assert before == ["Xia", "Yves", "Zed"]
+    assert before == ["Xia", "Zed", "Yves"]
     text_file = director_client.get(f"/director/e/{event.slug}/event.json").content.decode()
     assert '"waiting": "standby"' in text_file
     event.delete()

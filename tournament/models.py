@@ -499,9 +499,7 @@ HOLDS_A_PLACE = Q(withdrawn=False, waiting__in=["", Waiting.APPROVAL])
 # A standby (issue 49 item 2): at the hall (checked in) to play if a place is free, a
 # registrant on the waitlist or a walk-on the desk added as standby. The first stage's draw
 # gives the no-shows' places to them in order (tournament/services/seating.py).
-STANDING_BY = Q(
-    withdrawn=False, checked_in=True, waiting__in=[Waiting.WAITLIST, Waiting.STANDBY]
-)
+STANDING_BY = Q(withdrawn=False, checked_in=True, waiting__in=[Waiting.WAITLIST, Waiting.STANDBY])
 # A no-show: registered and not checked in (before the draw: not here yet); not seated.
 NO_SHOW = REGISTERED & Q(checked_in=False)
 
