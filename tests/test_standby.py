@@ -106,6 +106,11 @@ def test_standbys_fill_the_no_shows_places_in_order_and_the_rest_stay_standby(
     add_walk_on(director_client, event, "Zed")
     desk = words(director_client.get(desk_url(event)))
     assert "4 checked in · 4 standbys · 2 no-shows · 6 registered · 0 seated" in desk
+    players = words(director_client.get(f"/director/e/{event.slug}/players/"))
+    assert "6 players registered, 4 checked in, 2 on the waitlist, 4 standbys at the hall." in (
+        players
+    )
+    assert re.search(r"Xia standby", players)
 
     seating = director_client.get(f"/e/{event.slug}/1/seating/")
     assert "4 standbys, in the order they take the no-shows' places: Wen, Xia, Yves, Zed." in words(
@@ -273,6 +278,8 @@ def test_the_desk_and_the_draw_in_french(director_client, full_event):
     add_walk_on(director_client, event, "Yves", **FR)
     desk = words(director_client.get(desk_url(event), **FR))
     assert "5 présents · 2 remplaçants · 1 absent · 6 inscrits · 0 placé" in desk
+    players = words(director_client.get(f"/director/e/{event.slug}/players/", **FR))
+    assert "2 remplaçants sur place" in players
     assert "Ajouter un joueur arrivé sur place" in desk
     drawn = words(draw(director_client, event, **FR))
     assert "1 remplaçant prend la place d'un absent : Wen." in drawn
