@@ -333,6 +333,9 @@ def test_two_directors_drawing_at_once_make_one_draw():
     assert "1 standby takes a no-show's place: Stan By." in drawn[0]
     meanwhile = "Game 1 was drawn meanwhile, by another director: that seating stays."
     assert sum(meanwhile in a for a in answers) == 3
+    late = answers.index(next(a for a in answers if meanwhile in a))
+    again = said(directors[late].post(url, forms[late]))  # its repeat: the same answer
+    assert again[-1] == meanwhile and Action.objects.filter(verb="stage.seated").count() == 1
     seated = list(Seat.objects.filter(stage__event=event).values_list("player__name", flat=True))
     assert len(seated) == len(set(seated)) == 8
     assert "Stan By" in seated and "No Show" not in seated and "Spare Two" not in seated

@@ -164,8 +164,10 @@ def draw_first_game(
         return Draw(
             list(Table.objects.for_stage(stage)),
             standbys=Standbys(**said) if said is not None else None,
+            already=bool(earlier.outcome.get("already")),
         )
     if first and Table.objects.filter(stage=stage).exists():
+        settle(key, already=True)
         return Draw(list(Table.objects.for_stage(stage)), already=True)
     standbys = None
     if players is None:

@@ -164,11 +164,11 @@ def count_phrases(counts: dict) -> dict[str, list[str]]:
     return out
 
 
-def desk_row(player: Player, drawn: bool, seated: bool) -> dict:
+def desk_row(player: Player, drawn: bool, seated: bool, late: bool) -> dict:
     """What a desk row says of a player besides the check-in, as it reads checked in ("in")
     and not ("out"), for static/js/desk.js to swap after a tap; and whether the row offers a
     table by the late-arrival rule once the player is checked in ("late": Game 1 is drawn
-    and the player is not seated in it). A registrant on the waitlist checked in is a standby;
+    and open, ``late``, and the player is not seated in it). A registrant on the waitlist checked in is a standby;
     once Game 1 is drawn, a registered player not checked in is a no-show."""
     if player.waiting == Waiting.WAITLIST:
         said = {"in": _("standby"), "out": player.get_waiting_display()}
@@ -177,7 +177,7 @@ def desk_row(player: Player, drawn: bool, seated: bool) -> dict:
     else:
         said = {"in": "", "out": _("no-show") if drawn and not seated else ""}
     said["now"] = said["in"] if player.checked_in else said["out"]
-    said["late"] = drawn and not seated and not player.withdrawn
+    said["late"] = late and not seated and not player.withdrawn
     return said
 
 
@@ -205,14 +205,16 @@ class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
         first = first_stage(self.event)
         counts = desk_counts(self.event, first)
         ctx.update(q=q, players=players, counts=counts, phrases=count_phrases(counts))
-        # Once Game 1 is drawn: who is seated in it (the others join by the late-arrival rule).
+        # Once Game 1 is drawn: who is seated in it (the others join by the late-arrival rule
+        # while it is open).
         drawn = first is not None and first.tables.exists()
         seated = (
             set(Seat.objects.filter(stage=first).values_list("player_id", flat=True))
             if drawn
             else set()
         )
-        ctx["rows"] = [(p, desk_row(p, drawn, p.pk in seated)) for p in players]
+        late = drawn and not first.closed
+        ctx["rows"] = [(p, desk_row(p, drawn, p.pk in seated, late)) for p in players]
         ctx.setdefault("walk_on_form", self.walk_on_form())
         ctx["desk_texts"] = {
             "in": _("In ✓"),
@@ -243,7 +245,7 @@ class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
             done = _("%(name)s added, checked in.")
         done %= {"name": player.name}
         first = first_stage(self.event)
-        if first is not None and first.tables.exists():
+        if first is not None and not first.closed and first.tables.exists():
             # Game 1 is drawn: the walk-on joins a table by the late-arrival rule.
             messages.success(
                 request, f"{done} " + _("Seat them at a table by the late-arrival rule.")
