@@ -168,8 +168,9 @@ def desk_row(player: Player, drawn: bool, seated: bool, late: bool) -> dict:
     """What a desk row says of a player besides the check-in, as it reads checked in ("in")
     and not ("out"), for static/js/desk.js to swap after a tap; and whether the row offers a
     table by the late-arrival rule once the player is checked in ("late": Game 1 is drawn
-    and open, ``late``, and the player is not seated in it). A registrant on the waitlist checked in is a standby;
-    once Game 1 is drawn, a registered player not checked in is a no-show."""
+    and open, ``late``, and the player is not seated in it). A registrant on the waitlist
+    checked in is a standby; once Game 1 is drawn, a registered player not checked in is a
+    no-show."""
     if player.waiting == Waiting.WAITLIST:
         said = {"in": _("standby"), "out": player.get_waiting_display()}
     elif player.waiting:
