@@ -154,6 +154,77 @@ def test_the_counts_agree_with_their_number_after_each_tap_in_french(french_desk
     expect(present).to_have_text("2 présents")
     rows.filter(has_text="Amélie Roy").locator(".desk-undo").click()
     expect(present).to_have_text("1 présent")
-    expect(page.locator("#desk-counts")).to_have_text("1 présent · 3 inscrits · 0 placé")
+    said = "1 présent · 0 remplaçant · 2 absents · 3 inscrits · 0 placé"
+    expect(page.locator("#desk-counts")).to_have_text(said)
     page.reload()  # the server says the same
-    expect(page.locator("#desk-counts")).to_have_text("1 présent · 3 inscrits · 0 placé")
+    expect(page.locator("#desk-counts")).to_have_text(said)
+
+
+@pytest.fixture
+def standby_desk(browser, live_server, transactional_db):
+    """Six places, taken; Wen and Xia on the waitlist (as sign-ups past the capacity leave
+    them), nobody checked in yet."""
+    from tournament.models import Signup, Waiting
+
+    director = make_director("deskboss", PASSWORD)
+    event = make_event(director, name="Desk Open", slug="desk", signup_capacity=6)
+    make_players(event, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], checked_in=False)
+    for place, name in enumerate(["Wen", "Xia"], start=1):
+        (player,) = make_players(event, [name], checked_in=False, waiting=Waiting.WAITLIST)
+        Signup.objects.create(event=event, player=player, place=place)
+    return {"url": live_server.url, "event": event}
+
+
+def test_standbys_at_the_desk_on_a_phone(standby_desk, pages):
+    """Issue 49 item 2: a registrant on the waitlist checked in becomes a standby, a walk-on is
+    added as standby, the counts (checked in, standby, no-show) follow each tap; after the
+    draw, a no-show who turns up is offered a table by the late-arrival rule."""
+    page = pages(**b.PHONE)
+    page.goto(standby_desk["url"] + "/director/e/desk/desk/")
+    b.log_in(page, "deskboss", PASSWORD)
+    counts = page.locator("#desk-counts")
+    expect(counts).to_have_text("0 checked in · 0 standbys · 6 no-shows · 6 registered · 0 seated")
+    rows = page.locator("#desk-list .desk-row")
+    wen = rows.filter(has_text="Wen")
+    expect(wen.locator(".desk-entry")).to_have_text("on the waitlist")
+    wen.locator(".desk-button").click()
+    expect(wen.locator(".desk-entry")).to_have_text("standby")
+    expect(page.locator('[data-count-phrase="standby"]')).to_have_text("1 standby")
+    for name in ("Ann", "Bo", "Cy", "Di", "Ed"):  # Flo does not come
+        rows.filter(has_text=name).locator(".desk-button").click()
+        expect(page.locator("#desk-status")).to_have_text(f"{name} checked in.")
+    expect(counts).to_have_text("5 checked in · 1 standby · 1 no-show · 6 registered · 0 seated")
+
+    page.get_by_text("Add a walk-on").click()
+    page.get_by_label("Name").fill("Yves Walk")
+    expect(page.get_by_label("As standby: if a place is free at the draw")).to_be_checked()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=b.artifact("desk-walk-on.png"))
+    with page.expect_navigation():
+        page.get_by_role("button", name="Add and check in").click()
+    expect(page.locator(".alert-success")).to_contain_text("Yves Walk added as standby")
+    expect(counts).to_have_text("5 checked in · 2 standbys · 1 no-show · 6 registered · 0 seated")
+
+    page.goto(standby_desk["url"] + "/e/desk/1/seating/")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Draw the seating").click()
+    expect(page.get_by_text("1 standby takes a no-show's place: Wen.")).to_be_visible()
+    expect(
+        page.get_by_text("1 standby is left over, not seated: Yves Walk.", exact=False)
+    ).to_be_visible()
+
+    page.goto(standby_desk["url"] + "/director/e/desk/desk/")
+    expect(counts).to_have_text("6 checked in · 1 standby · 1 no-show · 7 registered · 6 seated")
+    flo = rows.filter(has_text="Flo")
+    expect(flo.locator(".desk-entry")).to_have_text("no-show")
+    late = flo.get_by_role("link", name="Seat at a table (late arrival) Flo")
+    expect(late).to_be_hidden()
+    flo.locator(".desk-button").click()  # Flo turns up after the draw
+    expect(flo.locator(".desk-entry")).to_be_hidden()
+    expect(late).to_be_visible()
+    expect(counts).to_have_text("7 checked in · 1 standby · 0 no-shows · 7 registered · 6 seated")
+    page.set_viewport_size({"width": 320, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.screenshot(path=b.artifact("desk-after-draw-320.png"))
+    late.click()
+    expect(page.get_by_role("heading", name="Seat in Game 1")).to_be_visible()

@@ -325,9 +325,13 @@ def test_one_tap_checks_in_and_a_double_tap_checks_in_once(director_client, even
         "seated": 0,
         "waitlisted": 0,  # signed up on the event's page (issue 49)
         "pending": 0,
+        "standby": 0,  # checked in to play if a place is free (issue 49 item 2)
+        "no_show": 1,  # registered, not checked in
         # each count's whole phrase, for the script to put in place (issue 45 item 10)
         "phrases": {
             "checked_in": ["", "1", " checked in"],
+            "standby": ["", "0", " standbys"],
+            "no_show": ["", "1", " no-show"],
             "registered": ["", "2", " registered"],
             "seated": ["", "0", " seated"],
         },

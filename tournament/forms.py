@@ -340,6 +340,44 @@ class PlayerForm(OnceMixin, forms.ModelForm):
         return ref
 
 
+class WalkOnForm(OnceMixin, forms.ModelForm):
+    """A walk-on added at the check-in desk, checked in (issue 49 item 2): to play, or as
+    standby, who plays only if a place is free at the draw (after the draw, either joins a
+    table by the late-arrival rule)."""
+
+    PLAY, STANDBY = "play", "standby"
+    entry = forms.ChoiceField(
+        label=_("Plays"),
+        choices=[
+            (PLAY, _("Now: registered")),
+            (STANDBY, _("As standby: if a place is free at the draw")),
+        ],
+        widget=forms.RadioSelect,
+        initial=PLAY,
+    )
+
+    class Meta:
+        model = Player
+        fields = ["name", "club", "division"]
+
+    def __init__(self, *args, event, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.event = event
+        for name in ("name", "club", "division"):
+            self.fields[name].widget.attrs["autocomplete"] = "off"
+
+    def clean(self):
+        data = super().clean()
+        name, club = data.get("name"), data.get("club", "")
+        if name and self.event.players.named(name, club):
+            self.add_error(
+                "name",
+                _("%(name)s is already on this event's list: find them with the search.")
+                % {"name": name},
+            )
+        return data
+
+
 class PlayerEditForm(OnceMixin, forms.ModelForm):
     """A player's name, id, club and division, changed at any time (the desk's fixes)."""
 

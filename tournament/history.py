@@ -139,6 +139,8 @@ VERBS = {
     "signup.pending": _("%(player)s signed up on the event's page, awaiting approval"),
     "signup.waitlisted": _("%(player)s signed up on the event's page: on the waitlist"),
     "signup.promoted": _("%(player)s takes a place, from the waitlist"),
+    "player.standby_added": _("%(player)s added at the desk as standby"),
+    "player.standby_seated": _("%(player)s, standby, takes a no-show's place at the draw"),
     "signup.approved": _("%(player)s's sign-up approved"),
     "signup.withdrew": _("%(player)s withdrew, from their sign-up link"),
 }

@@ -481,10 +481,12 @@ class Event(models.Model):
 
 
 class Waiting(models.TextChoices):
-    """What a player who signed up waits for before being registered (issue 49)."""
+    """What a player who signed up waits for before being registered (issue 49); a walk-on
+    the desk adds as standby waits for a free place at the draw (issue 49 item 2)."""
 
     WAITLIST = "waitlist", _("on the waitlist")
     APPROVAL = "approval", _("awaiting approval")
+    STANDBY = "standby", _("standby")
 
 
 # Registered: a player of the event who has not withdrawn and waits for nothing (a place on the
@@ -494,6 +496,12 @@ REGISTERED = Q(withdrawn=False, waiting="")
 WITHDREW = Q(withdrawn=True)
 # Holding a place of the event's sign-up capacity: registered, or awaiting approval.
 HOLDS_A_PLACE = Q(withdrawn=False, waiting__in=["", Waiting.APPROVAL])
+# A standby (issue 49 item 2): at the hall (checked in) to play if a place is free, a
+# registrant on the waitlist or a walk-on the desk added as standby. The first stage's draw
+# gives the no-shows' places to them in order (tournament/services/seating.py).
+STANDING_BY = Q(withdrawn=False, checked_in=True, waiting__in=[Waiting.WAITLIST, Waiting.STANDBY])
+# A no-show: registered and not checked in (before the draw: not here yet); not seated.
+NO_SHOW = REGISTERED & Q(checked_in=False)
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -512,13 +520,27 @@ class PlayerQuerySet(models.QuerySet):
     def awaiting_approval(self):
         return self.filter(withdrawn=False, waiting=Waiting.APPROVAL).order_by("signup__place")
 
+    def standbys(self):
+        """The standbys, in the order they take a free place at the draw (PRODUCT.md §14):
+        the waitlist's in its order, then the walk-ons in the order the desk added them."""
+        return self.filter(STANDING_BY).order_by(
+            models.Case(models.When(waiting=Waiting.WAITLIST, then=0), default=1),
+            "signup__place",
+            "pk",
+        )
+
     def counts(self, seated_in: int | None = None) -> dict[str, int]:
         """The counts the event page, the players page and the desk show, in one query:
         ``registered`` (not withdrawn, waiting for nothing), ``withdrew``, ``checked_in``
         (registered and checked in: present, what the road to the Final starts from),
         ``seated`` (registered and seated in the stage of id ``seated_in``; 0 without one),
-        ``waitlisted`` and ``pending`` (signed up, on the waitlist or awaiting approval)."""
+        ``waitlisted`` and ``pending`` (signed up, on the waitlist or awaiting approval),
+        ``standby`` (checked in to play if a place is free) and ``no_show`` (registered, not
+        checked in)."""
         return self.aggregate(
+            # Before the count named "checked_in": a filter on the field comes first.
+            standby=models.Count("pk", filter=STANDING_BY, distinct=True),
+            no_show=models.Count("pk", filter=NO_SHOW, distinct=True),
             registered=models.Count("pk", filter=REGISTERED, distinct=True),
             withdrew=models.Count("pk", filter=WITHDREW, distinct=True),
             checked_in=models.Count("pk", filter=REGISTERED & Q(checked_in=True), distinct=True),
@@ -538,6 +560,14 @@ class PlayerQuerySet(models.QuerySet):
         spaces ("obrien" and "O’Brien" find O'Brien)."""
         key = name_key(text)
         return self.filter(search_key__contains=key) if key else self
+
+    def named(self, name: str, club: str = "") -> list[Player]:
+        """The players of this name and club, accents, case and punctuation aside: the same
+        person, as the list import's repeat check says."""
+        club_key = name_key(club)
+        return [
+            p for p in self.filter(search_key=name_key(name)[:120]) if name_key(p.club) == club_key
+        ]
 
     def alphabetical(self):
         """A to Z as a person reads it (``tournament.text.name_sort_key``): "Émile" among the
@@ -604,10 +634,20 @@ class Player(models.Model):
 
     @property
     def entry(self) -> str:
-        """Where the player stands: "withdrawn", "waitlist", "approval" or "registered"."""
+        """Where the player stands: "withdrawn", "waitlist", "approval", "standby" (a walk-on
+        added as standby) or "registered"."""
         if self.withdrawn:
             return "withdrawn"
         return self.waiting or "registered"
+
+    @property
+    def standing_by(self) -> bool:
+        """A standby (``STANDING_BY``): checked in to play if a place is free."""
+        return (
+            not self.withdrawn
+            and self.checked_in
+            and self.waiting in (Waiting.WAITLIST, Waiting.STANDBY)
+        )
 
 
 class SignupQuerySet(models.QuerySet):

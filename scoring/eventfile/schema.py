@@ -351,7 +351,9 @@ class PlayerExtra(Extra):
     withdrawn: bool | None = None
     former_names: Items(Text(_max_length(Player, "name")), MAX_FORMER_NAMES) | None = None
     # Signed up on the event's page (issue 49): the order of the sign-up (1 for the first), and
-    # what the player waits for (the waitlist, a director's approval); absent: registered.
+    # what the player waits for (the waitlist, a director's approval, or a free place: a
+    # walk-on added as standby at the desk, issue 49 item 2); absent: registered. The
+    # walk-ons' order as standbys is the order of the players in the file.
     signed_up: Int(1, 10_000_000) | None = None
     waiting: Choice(Waiting) | None = None
 

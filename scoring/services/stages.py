@@ -45,7 +45,7 @@ from tournament.game.seating import SeatingError
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.services.clock import stop_at_close
-from tournament.services.seating import Draw, seat_stage
+from tournament.services.seating import Draw, Standbys, seat_stage, take_standbys
 from tournament.stage_names import say
 from tournament.text import translated
 
@@ -135,23 +135,56 @@ def _seat_from(
         raise refusal from error
 
 
+@transaction.atomic
 def draw_first_game(
-    stage: Stage, players, *, rng=None, user=None, key: str | None = None, allow: int | None = None
+    stage: Stage,
+    players=None,
+    *,
+    rng=None,
+    user=None,
+    key: str | None = None,
+    allow: int | None = None,
+    first: bool = False,
 ) -> Draw:
     """Seat Game 1 from the players checked in, as its seating page draws it: every division
     that can be seated (one that cannot is left out, and the draw says why), at random, or by
     rating when the event seeds Game 1 by rating (``seeding_strength``). ``allow``: a table
-    size allowed for Game 1 (``tournament.services.seating.allow_size``)."""
-    return seat_stage(
+    size allowed for Game 1 (``tournament.services.seating.allow_size``).
+
+    Without ``players`` (the seating page), the standbys first take the no-shows' places
+    (``take_standbys``), then the players checked in are read, all under the event's lock,
+    so two directors drawing at once promote each standby once. ``first``: the page showed
+    no seating (its first draw); a draw made meanwhile by another director is kept, and this
+    one changes nothing (``Draw.already``). A repeat of the form's ``key`` answers as the
+    first post did."""
+    event = stage.event.locked()
+    earlier = claim(key, user)
+    if earlier is not None:
+        said = earlier.outcome.get("standbys")
+        return Draw(
+            list(Table.objects.for_stage(stage)),
+            standbys=Standbys(**said) if said is not None else None,
+            already=bool(earlier.outcome.get("already")),
+        )
+    if first and Table.objects.filter(stage=stage).exists():
+        settle(key, already=True)
+        return Draw(list(Table.objects.for_stage(stage)), already=True)
+    standbys = None
+    if players is None:
+        standbys = take_standbys(event, user)
+        players = event.players.present()
+    draw = seat_stage(
         stage,
         players,
         rng=rng,
         user=user,
-        key=key,
         leave_out=True,
-        strength=seeding_strength(stage.event),
+        strength=seeding_strength(event),
         allow=allow,
     )
+    draw.standbys = standbys
+    settle(key, tables=len(draw.tables), standbys=standbys and standbys.outcome())
+    return draw
 
 
 def seeding_strength(event: Event) -> dict[int, float] | None:

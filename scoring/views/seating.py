@@ -83,6 +83,7 @@ class SeatingView(StageMixin, TemplateView):
         if self.is_director:
             ctx["move_form"] = MovePlayerForm(stage=self.stage)
             ctx["checked_in_count"] = self.event.players.present().count()
+            ctx["standby_note"] = self.standby_note(bool(tables))
             ctx["size_offer"] = size_offer(rules, self.request.GET.get("allow")) or (
                 self.unlisted_offer(rules, [len(seats) for seats in tables.values()])
             )
@@ -90,6 +91,21 @@ class SeatingView(StageMixin, TemplateView):
             size = self.stage.allowed_size
             ctx["allowed_size"] = {"size": size, "tiles": rules.tiles_for(size)}
         return ctx
+
+    def standby_note(self, seated: bool) -> dict | None:
+        """For the first stage: before its draw, the standbys waiting for a no-show's place;
+        once drawn, those left over (not seated), and the no-shows. None for a later stage, or
+        when there are neither."""
+        stage = self.stage
+        if stage.kind != StageKind.QUALIFYING or stage.closed:
+            return None
+        if self.event.stages.filter(number__lt=stage.number).exists():
+            return None
+        standbys = list(self.event.players.standbys())
+        no_shows = self.event.players.counts()["no_show"]
+        if not standbys and not no_shows:
+            return None
+        return {"seated": seated, "standbys": standbys, "no_shows": no_shows}
 
     def unlisted_offer(self, rules, sizes: list[int]) -> dict | None:
         """A table left at a size this stage does not deal (a no-show withdrawn when the
@@ -102,6 +118,47 @@ class SeatingView(StageMixin, TemplateView):
         if Table.objects.filter(stage=stage, rounds_played__gt=0).exists():
             return None
         return size_offer(rules, min(odd))
+
+
+def standby_phrases(standbys) -> list[str]:
+    """What a first stage's draw did with the standbys and the no-shows, in words (none when
+    it had neither)."""
+    if standbys is None:
+        return []
+    said = []
+    if standbys.seated:
+        n = len(standbys.seated)
+        said.append(
+            ngettext(
+                "%(n)s standby takes a no-show's place: %(names)s.",
+                "%(n)s standbys take the no-shows' places: %(names)s.",
+                n,
+            )
+            % {"n": n, "names": ", ".join(standbys.seated)}
+        )
+    if standbys.left:
+        n = len(standbys.left)
+        said.append(
+            ngettext(
+                "%(n)s standby is left over, not seated: %(names)s. A standby joins later by "
+                "the late-arrival rule, from their page at the desk.",
+                "%(n)s standbys are left over, not seated: %(names)s. A standby joins later by "
+                "the late-arrival rule, from their page at the desk.",
+                n,
+            )
+            % {"n": n, "names": ", ".join(standbys.left)}
+        )
+    if standbys.no_shows:
+        n = standbys.no_shows
+        said.append(
+            ngettext(
+                "%(n)s no-show (registered, not checked in) is not seated.",
+                "%(n)s no-shows (registered, not checked in) are not seated.",
+                n,
+            )
+            % {"n": n}
+        )
+    return said
 
 
 def seeding_note(stage) -> dict | None:
@@ -129,9 +186,8 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
         return self.event.format.is_cumulative and any(g.pk == self.stage.pk for g in games[1:])
 
     def players_to_draw(self):
-        """Game 1 draws the checked-in players; a later stage redraws only its own players."""
-        if self.stage.kind == StageKind.QUALIFYING:
-            return self.event.players.present()
+        """A later stage redraws only its own players (Game 1 draws the players checked in,
+        ``draw_first_game``)."""
         seated = self.event.players.filter(seats__stage=self.stage, withdrawn=False)
         if not seated.exists():
             raise SeatingError(
@@ -139,6 +195,22 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 % {"s": self.stage.title}
             )
         return seated
+
+    def drawn(self, draw):
+        """The page again after a draw, saying what it did: its tables, the standbys who
+        took a no-show's place and those left over, the no-shows, the divisions left out."""
+        request = self.request
+        drawn = len(draw.tables)
+        messages.success(
+            request, ngettext("%(n)s table drawn.", "%(n)s tables drawn.", drawn) % {"n": drawn}
+        )
+        for said in standby_phrases(draw.standbys):
+            messages.info(request, said)
+        for reason in draw.left_out:
+            messages.warning(request, translated(reason))
+        blank_on_seating(self.stage, request.build_absolute_uri("/"))
+        offer = allow_redirect("seating", self.event, self.stage.number, draw)
+        return redirect(offer or reverse("seating", args=[self.event.slug, self.stage.number]))
 
     def post(self, request, *args, **kwargs):
         allow = posted_size(request.POST.get("allow"))
@@ -179,32 +251,33 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                 reseat_game(self.stage, user=request.user, key=posted_key(request), allow=allow)
                 messages.success(request, _("%(s)s is seated again.") % {"s": self.stage.title})
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
-            else:
-                players = list(self.players_to_draw())
-                if self.stage.kind == StageKind.QUALIFYING:  # every division it can seat
-                    draw = draw_first_game(
-                        self.stage, players, user=request.user, key=posted_key(request), allow=allow
-                    )
-                else:  # a later stage redraws all its players, apart from their tablemates
-                    draw = seat_stage(
-                        self.stage,
-                        players,
-                        keep_apart=previous_tables(self.stage, players),
-                        user=request.user,
-                        key=posted_key(request),
-                        allow=allow,
-                    )
-                drawn = len(draw.tables)
-                messages.success(
-                    request,
-                    ngettext("%(n)s table drawn.", "%(n)s tables drawn.", drawn) % {"n": drawn},
+            elif self.stage.kind == StageKind.QUALIFYING:  # every division it can seat
+                draw = draw_first_game(
+                    self.stage,
+                    user=request.user,
+                    key=posted_key(request),
+                    allow=allow,
+                    first=request.POST.get("first") == "1",
                 )
-                for reason in draw.left_out:
-                    messages.warning(request, translated(reason))
-                blank_on_seating(self.stage, request.build_absolute_uri("/"))
-                offer = allow_redirect("seating", self.event, self.stage.number, draw)
-                if offer:
-                    return redirect(offer)
+                if draw.already:
+                    messages.info(
+                        request,
+                        _("%(s)s was drawn meanwhile, by another director: that seating stays.")
+                        % {"s": self.stage.title},
+                    )
+                    return redirect("seating", self.event.slug, self.stage.number)
+                return self.drawn(draw)
+            else:  # a later stage redraws all its players, apart from their tablemates
+                players = list(self.players_to_draw())
+                draw = seat_stage(
+                    self.stage,
+                    players,
+                    keep_apart=previous_tables(self.stage, players),
+                    user=request.user,
+                    key=posted_key(request),
+                    allow=allow,
+                )
+                return self.drawn(draw)
         except (SeatingError, AdvanceError) as refusal:  # DivisionsNotSeated: one per division
             self.refused(refusal)
             offer = allow_redirect("seating", self.event, self.stage.number, refusal)

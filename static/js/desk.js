@@ -41,8 +41,18 @@
   const status = document.getElementById("desk-status");
 
   // The row's state: its Check in button (which only ever checks in, so a second tap changes
-  // nothing) and, once in, the Undo check-in button placed away from it.
+  // nothing) and, once in, the Undo check-in button placed away from it; what the row says of
+  // the player as they are in or out (a registrant on the waitlist checked in is a standby; a
+  // no-show once Game 1 is drawn), and its late-arrival link.
   function show(row, checkedIn) {
+    const entry = row.querySelector(".desk-entry");
+    if (entry) {
+      const said = checkedIn ? entry.dataset.in : entry.dataset.out;
+      entry.textContent = said;
+      entry.classList.toggle("d-none", !said);
+    }
+    const late = row.querySelector(".desk-late");
+    if (late) late.classList.toggle("d-none", !checkedIn);
     const button = row.querySelector(".desk-button");
     button.setAttribute("aria-pressed", checkedIn ? "true" : "false");
     button.querySelector(".desk-state").textContent = checkedIn ? texts.in : texts.out;

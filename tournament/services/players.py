@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.history import claim, log_action, settle
-from tournament.models import Event, Player
+from tournament.models import Event, Player, Waiting
 from tournament.refusals import Refusal, ValidationRefusal
 from tournament.services.signup import fill_places
 from tournament.text import labelled, semicolons
@@ -22,7 +22,9 @@ class PlayerRefused(ValidationRefusal):
 
 @transaction.atomic
 def add_player(player: Player, user, key: str | None = None) -> Player:
-    """Register one player (already validated); a repeat of the form adds nobody."""
+    """Register one player (already validated), or add a walk-on as standby at the desk
+    (``waiting`` standby, checked in: plays if a place is free at the draw, issue 49 item 2);
+    a repeat of the form adds nobody."""
     earlier = claim(key, user)
     if earlier is not None:
         return Player.objects.get(pk=earlier.outcome["player"])
@@ -33,7 +35,10 @@ def add_player(player: Player, user, key: str | None = None) -> Player:
             {"ref": _("Another player of this event has id %(ref)s.") % {"ref": player.ref}}
         )
     player.save()
-    log_action(player.event, "players.added", user, count=1)
+    if player.waiting == Waiting.STANDBY:
+        log_action(player.event, "player.standby_added", user, player=player.name)
+    else:
+        log_action(player.event, "players.added", user, count=1)
     settle(key, player=player.pk)
     return player
 

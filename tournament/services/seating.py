@@ -30,7 +30,7 @@ from tournament.game.seating import (
     with_size_to_allow,
 )
 from tournament.history import claim, log_action, settle
-from tournament.models import Player, Seat, Stage, StageKind, Table
+from tournament.models import Event, Player, Seat, Stage, StageKind, Table
 from tournament.services.signup import fill_places
 from tournament.text import translated
 
@@ -85,13 +85,56 @@ def allow_size(stage: Stage, size: int | None, user=None) -> None:
 
 
 @dataclass
+class Standbys:
+    """What the first stage's draw did with the standbys (``take_standbys``): the names of
+    those who took a no-show's place, of those left over (not seated), and the no-shows."""
+
+    seated: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+    no_shows: int = 0
+
+    def outcome(self) -> dict:
+        """For a form's key (``settle``): a repeat of the draw says the same."""
+        return {"seated": self.seated, "left": self.left, "no_shows": self.no_shows}
+
+
+@dataclass
 class Draw:
     """A stage's draw: its tables, and why each division left out of it was (``seat_stage``'s
-    ``leave_out``)."""
+    ``leave_out``); for the first stage, what became of the standbys."""
 
     tables: list[Table]
     left_out: list[Message] = field(default_factory=list)
     size_to_allow: int | None = None  # a size that, allowed, would seat a division left out
+    standbys: Standbys | None = None
+    already: bool = False  # drawn meanwhile by another director: this draw changed nothing
+
+
+def take_standbys(event: Event, user=None) -> Standbys:
+    """Give the no-shows' places to the standbys, in order, before the first stage's draw
+    (PRODUCT.md §14); called inside the draw's transaction, under the event's lock.
+
+    The places are the event's capacity when it has one, else its registered players; those
+    checked in take theirs, the standbys (checked in, ``PlayerQuerySet.standbys``: the waitlist
+    in its order, then the walk-ons in the order added) take the rest and become registered,
+    so the draw seats them; the standbys left over stay standby. A registered player not
+    checked in is a no-show: not seated. Drawn again, the standbys already registered keep
+    their place, and only places free again go to the next: the same call twice does the
+    same as once."""
+    counts = event.players.counts()
+    places = event.signup_capacity if event.signup_capacity is not None else counts["registered"]
+    free = max(places - counts["checked_in"], 0)
+    standbys = list(event.players.standbys())  # the event's lock keeps them as read
+    taking = standbys[:free]
+    for player in taking:
+        player.waiting = ""
+        player.save(update_fields=["waiting"])
+        log_action(event, "player.standby_seated", user, player=player.name)
+    return Standbys(
+        seated=[p.name for p in taking],
+        left=[p.name for p in standbys[free:]],
+        no_shows=counts["no_show"],
+    )
 
 
 def groups_of(players) -> dict[Player, str]:
@@ -482,9 +525,10 @@ def seat_late_arrival(
         position=last + 1,
         joined_at=played + 1 if played else None,
     )
-    if not player.checked_in:
-        player.checked_in = True
-        player.save(update_fields=["checked_in"])
+    # A standby, a registrant on the waitlist or one awaiting approval whom the director seats
+    # is a registered player from now on (issue 49 item 2).
+    player.checked_in, player.waiting = True, ""
+    player.save(update_fields=["checked_in", "waiting"])
     log_action(
         event,
         "stage.late_arrival",

@@ -19,6 +19,7 @@ from tournament.forms import (
     LateArrivalForm,
     PlayerEditForm,
     PlayerForm,
+    WalkOnForm,
     WithdrawForm,
 )
 from tournament.game.seating import SeatingError
@@ -26,8 +27,10 @@ from tournament.mixins import DirectorRequiredMixin, EventMixin, posted_key
 from tournament.models import (
     Event,
     Player,
+    Seat,
     Signup,
     StageKind,
+    Waiting,
 )
 from tournament.services.players import (
     PlayerRefused,
@@ -39,6 +42,7 @@ from tournament.services.players import (
     has_played,
 )
 from tournament.services.seating import reinstate_player, seat_late_arrival, withdraw_player
+from tournament.services.signup import places_left
 from tournament.text import semicolons
 
 
@@ -130,10 +134,16 @@ def check_in_message(event: Event, ids: list[int], checked_in: bool, count: int)
     return done % {"name": name}
 
 
-def desk_counts(event: Event) -> dict:
-    """Checked in, registered (not withdrawn), withdrew, seated in the first stage."""
-    first = event.stages.order_by("number").values_list("pk", flat=True).first()
-    return event.players.counts(seated_in=first)
+def first_stage(event: Event):
+    """The event's first stage (Game 1), or None."""
+    return event.stages.order_by("number").first()
+
+
+def desk_counts(event: Event, first=None) -> dict:
+    """Checked in, standby, no-show, registered (not withdrawn), withdrew, seated in the first
+    stage (``first``, read when not given)."""
+    first = first if first is not None else first_stage(event)
+    return event.players.counts(seated_in=first.pk if first is not None else None)
 
 
 def count_phrases(counts: dict) -> dict[str, list[str]]:
@@ -142,6 +152,8 @@ def count_phrases(counts: dict) -> dict[str, list[str]]:
     script puts the whole phrase in place, its words agreeing with the new number."""
     phrases = {
         "checked_in": ngettext("%(n)s checked in", "%(n)s checked in", counts["checked_in"]),
+        "standby": ngettext("%(n)s standby", "%(n)s standbys", counts["standby"]),
+        "no_show": ngettext("%(n)s no-show", "%(n)s no-shows", counts["no_show"]),
         "registered": ngettext("%(n)s registered", "%(n)s registered", counts["registered"]),
         "seated": ngettext("%(n)s seated", "%(n)s seated", counts["seated"]),
     }
@@ -152,19 +164,59 @@ def count_phrases(counts: dict) -> dict[str, list[str]]:
     return out
 
 
+def desk_row(player: Player, drawn: bool, seated: bool, late: bool) -> dict:
+    """What a desk row says of a player besides the check-in, as it reads checked in ("in")
+    and not ("out"), for static/js/desk.js to swap after a tap; and whether the row offers a
+    table by the late-arrival rule once the player is checked in ("late": Game 1 is drawn
+    and open, ``late``, and the player is not seated in it). A registrant on the waitlist
+    checked in is a standby; once Game 1 is drawn, a registered player not checked in is a
+    no-show."""
+    if player.waiting == Waiting.WAITLIST:
+        said = {"in": _("standby"), "out": player.get_waiting_display()}
+    elif player.waiting:
+        said = {"in": player.get_waiting_display(), "out": player.get_waiting_display()}
+    else:
+        said = {"in": "", "out": _("no-show") if drawn and not seated else ""}
+    said["now"] = said["in"] if player.checked_in else said["out"]
+    said["late"] = late and not seated and not player.withdrawn
+    return said
+
+
 class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
     """The check-in desk: search as you type, one tap per player, the counts; made for a
     phone. Every player is on the page (the script filters them as one types); without the
-    script, the search goes to the server."""
+    script, the search goes to the server. A walk-on is added here, checked in: to play, or
+    as standby (issue 49 item 2); once Game 1 is drawn, a player checked in and not seated in
+    it (a standby left over, a late arrival) is offered a table by the late-arrival rule."""
 
     template_name = "tournament/desk.html"
+
+    def walk_on_form(self, data=None) -> WalkOnForm:
+        """Standby by default while the sign-up's places are all taken, before the draw."""
+        form = WalkOnForm(data, event=self.event)
+        full = places_left(self.event) == 0
+        if full and not Seat.objects.filter(stage__event=self.event).exists():
+            form.fields["entry"].initial = WalkOnForm.STANDBY
+        return form
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         q = self.request.GET.get("q", "").strip()[:100]
         players = self.event.players.matching(q).alphabetical()
-        counts = desk_counts(self.event)
+        first = first_stage(self.event)
+        counts = desk_counts(self.event, first)
         ctx.update(q=q, players=players, counts=counts, phrases=count_phrases(counts))
+        # Once Game 1 is drawn: who is seated in it (the others join by the late-arrival rule
+        # while it is open).
+        drawn = first is not None and first.tables.exists()
+        seated = (
+            set(Seat.objects.filter(stage=first).values_list("player_id", flat=True))
+            if drawn
+            else set()
+        )
+        late = drawn and not first.closed
+        ctx["rows"] = [(p, desk_row(p, drawn, p.pk in seated, late)) for p in players]
+        ctx.setdefault("walk_on_form", self.walk_on_form())
         ctx["desk_texts"] = {
             "in": _("In ✓"),
             "out": _("Check in"),
@@ -173,6 +225,35 @@ class DeskView(DirectorRequiredMixin, EventMixin, TemplateView):
             "checked_out": _("%(name)s checked out."),
         }
         return ctx
+
+    def post(self, request, *args, **kwargs):
+        """Add a walk-on, checked in, to play or as standby."""
+        form = self.walk_on_form(request.POST)
+        if not form.is_valid():
+            return self.render_to_response(self.get_context_data(walk_on_form=form))
+        player = form.save(commit=False)
+        player.event, player.checked_in = self.event, True
+        standby = form.cleaned_data["entry"] == WalkOnForm.STANDBY
+        player.waiting = Waiting.STANDBY if standby else ""
+        try:
+            player = add_player(player, request.user, key=form.cleaned_data["once"])
+        except PlayerRefused as refusal:
+            self.refused(refusal, form)
+            return self.render_to_response(self.get_context_data(walk_on_form=form))
+        if player.waiting == Waiting.STANDBY:
+            done = _("%(name)s added as standby, checked in.")
+        else:
+            done = _("%(name)s added, checked in.")
+        done %= {"name": player.name}
+        first = first_stage(self.event)
+        if first is not None and not first.closed and first.tables.exists():
+            # Game 1 is drawn: the walk-on joins a table by the late-arrival rule.
+            messages.success(
+                request, f"{done} " + _("Seat them at a table by the late-arrival rule.")
+            )
+            return redirect(reverse("player_edit", args=[self.event.slug, player.pk]) + "#late")
+        messages.success(request, done)
+        return redirect("desk", self.event.slug)
 
 
 class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
