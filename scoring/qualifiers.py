@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.results import EventResults, compute_results, divisions_played
+from scoring.results import EventResults, divisions_played, load_results
 from scoring.series import event_order
-from scoring.sheets import event_summaries
 from tournament.game import qualifiers as rule
 from tournament.models import Event, Medal, Player
 from tournament.text import name_sort_key
@@ -122,7 +121,7 @@ def division_reports(results: EventResults, players: dict[int, Player]) -> list[
 
 def qualifier_report(event: Event) -> list[DivisionReport]:
     """The event's report as it stands."""
-    results = compute_results(event, event_summaries(event))
+    results = load_results(event)  # whole sheets: the rounds of a place at an event
     return division_reports(results, event.players.in_bulk())
 
 
