@@ -99,6 +99,7 @@ class EventResults:
     format: formats.Format = field(default_factory=formats.Format)
     games: list[Stage] = field(default_factory=list)
     cumulative: dict[int, dict[int, int]] = field(default_factory=dict)
+    _away: set[int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def players(self) -> dict[int, Player]:
@@ -173,8 +174,10 @@ class EventResults:
         }
 
     def out_of_district(self) -> set[int]:
-        """The players marked out of district (PRODUCT.md §15)."""
-        return {pk for pk, p in self.players.items() if p.out_of_district}
+        """The players marked out of district (PRODUCT.md §15), worked out once."""
+        if self._away is None:
+            self._away = {pk for pk, p in self.players.items() if p.out_of_district}
+        return self._away
 
 
 @dataclass(frozen=True)
@@ -325,7 +328,7 @@ def _award_medals(results, playoffs, final: Stage, division: str, totals: dict[i
     """One division's medals from ``totals`` (the Final's, or a cumulative event's), with the
     medal tie rule and the playoffs it owes."""
     rule = results.event.rules.medal_tie
-    away = {pk for pk in totals if getattr(results.players.get(pk), "out_of_district", False)}
+    away = results.out_of_district() & set(totals)
     try:
         split = qualifiers.split_medals(totals, away, rule, playoffs.medals(division))
     except awards.PlayoffMismatch as mismatch:
