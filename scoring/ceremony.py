@@ -22,6 +22,7 @@ from tournament.text import name_sort_key
 class Holder:
     player: Player
     total: str  # the total the medal came from, as the results show it ("" when none)
+    away: bool = False  # out of district: a duplicate medal by their place among everybody
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,10 @@ class Reveal:
     def said(self) -> str:
         """How the medal was settled, in a sentence ("" for a lone lowest total)."""
         if self.how == rule.SHARED:
+            sharing = sum(not h.away for h in self.holders)
             return ngettext(
-                "Tied: %(n)s player shares it.", "Tied: %(n)s players share it.", len(self.holders)
-            ) % {"n": len(self.holders)}
+                "Tied: %(n)s player shares it.", "Tied: %(n)s players share it.", sharing
+            ) % {"n": sharing}
         if self.how == rule.PLAYOFF:
             return _("Won in a one-round playoff.")
         if self.how == rule.TIE_FOR_GOLD:
@@ -78,12 +80,23 @@ def reveals(results: EventResults) -> list[Reveal]:
     players = results.players
     totals = medal_totals_shown(results)
     order = rule.ceremony([(d.division, d.result) for d in results.medals], played_off(results))
+    # the out-of-district players' duplicate medals, read out with the district's (PRODUCT.md
+    # §15): after its holders, marked
+    away = {
+        (d.division, medal): sorted(pk for pk, m in d.outside.items() if m == medal)
+        for d in results.medals
+        for medal in MEDALS
+    }
     return [
         Reveal(
             r.division,
             r.medal,
             r.how,
-            tuple(Holder(players[pk], totals.get(pk, "")) for pk in r.players),
+            tuple(Holder(players[pk], totals.get(pk, "")) for pk in r.players)
+            + tuple(
+                Holder(players[pk], totals.get(pk, ""), away=True)
+                for pk in away.get((r.division, r.medal), ())
+            ),
             tuple(players[pk] for pk in r.between),
         )
         for r in order

@@ -93,6 +93,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "pending": {"type": "boolean", "description": "A playoff is owed for it."},
             "between": _list(_ref("Player")),
             "awarded": _BOOL,
+            "out_of_district": {
+                **_list(_ref("Player")),
+                "description": "Players from outside the district who hold the same medal by "
+                "their place among everybody (duplicate medals: senior games).",
+            },
         }
     ),
     "Results": _object({"slug": _STRING, "medals": _list(_ref("Medal"))}),

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring.sheets import TableSheet, event_sheets, event_summaries
 from tournament.caching import version_key
-from tournament.game import awards, finals, formats, reseating
+from tournament.game import awards, finals, formats, qualifiers, reseating
 from tournament.game.message import Message
 from tournament.game.seating import SeatingError, apart_pairs
 from tournament.models import Action, Event, Medal, Player, Seat, Stage, StageKind, Table
@@ -65,8 +65,18 @@ class PlayoffOwed:
 
 @dataclass
 class DivisionMedals:
+    """A division's medals: ``result``, the tie rule's among its in-district players (all of
+    them when nobody is out of district), and ``outside``, the duplicate medals of its
+    out-of-district players by their place among everybody (tournament/game/qualifiers.py)."""
+
     division: str
     result: awards.MedalResult
+    outside: dict[int, str] = field(default_factory=dict)
+
+    def holders(self, medal: str) -> list[int]:
+        """Everyone holding ``medal``: the in-district holders, then the out-of-district."""
+        award = self.result.award(medal)
+        return [*award.players, *sorted(pk for pk, m in self.outside.items() if m == medal)]
 
 
 @dataclass
@@ -89,6 +99,7 @@ class EventResults:
     format: formats.Format = field(default_factory=formats.Format)
     games: list[Stage] = field(default_factory=list)
     cumulative: dict[int, dict[int, int]] = field(default_factory=dict)
+    _away: set[int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def players(self) -> dict[int, Player]:
@@ -151,13 +162,22 @@ class EventResults:
         return next((s for s in self.sheets if s.kind == StageKind.FINAL), None)
 
     def medal_of(self) -> dict[int, str]:
-        """Player id -> the medal they won."""
+        """Player id -> the medal they won (an out-of-district player's duplicate included)."""
         return {
-            pk: award.medal
-            for division in self.medals
-            for award in division.result.medals
-            for pk in award.players
+            **{
+                pk: award.medal
+                for division in self.medals
+                for award in division.result.medals
+                for pk in award.players
+            },
+            **{pk: medal for division in self.medals for pk, medal in division.outside.items()},
         }
+
+    def out_of_district(self) -> set[int]:
+        """The players marked out of district (PRODUCT.md §15), worked out once."""
+        if self._away is None:
+            self._away = {pk for pk, p in self.players.items() if p.out_of_district}
+        return self._away
 
 
 @dataclass(frozen=True)
@@ -308,16 +328,18 @@ def _award_medals(results, playoffs, final: Stage, division: str, totals: dict[i
     """One division's medals from ``totals`` (the Final's, or a cumulative event's), with the
     medal tie rule and the playoffs it owes."""
     rule = results.event.rules.medal_tie
+    away = results.out_of_district() & set(totals)
     try:
-        result = awards.medals(totals, rule, playoffs.medals(division))
+        split = qualifiers.split_medals(totals, away, rule, playoffs.medals(division))
     except awards.PlayoffMismatch as mismatch:
         message = Message("%(stage)s: %(why)s", stage=final.title, why=mismatch.args[0])
         results.problems.append(message)
         results.playoff_problems.append(
             PlayoffProblem(message, mismatch.decides, mismatch.round_number, division=division)
         )
-        result = awards.medals(totals, rule)
-    results.medals.append(DivisionMedals(division, result))
+        split = qualifiers.split_medals(totals, away, rule)
+    result = split.district
+    results.medals.append(DivisionMedals(division, result, split.outside))
     results.owed.extend(PlayoffOwed(o, division, stage=final) for o in result.owed)
 
 
@@ -841,6 +863,17 @@ def _outcomes(results: EventResults) -> dict[str, str]:
                 who = _("not awarded")
             else:
                 who = ", ".join(players[pk].name for pk in award.players)
+            away = [pk for pk in division.holders(award.medal) if pk not in award.players]
+            if away:  # the duplicate medals of out-of-district players
+                who = "; ".join(
+                    [
+                        who,
+                        *(
+                            _("%(name)s (out of district)") % {"name": players[pk].name}
+                            for pk in away
+                        ),
+                    ]
+                )
             out[f"medal:{division.division}:{award.medal}"] = _("%(medal)s: %(who)s") % {
                 "medal": f"{Medal(award.medal).label}{suffix}",
                 "who": who,

@@ -68,10 +68,23 @@ def finished(results: EventResults) -> bool:
     return bool(played) and played <= decided
 
 
-def event_showings(results: EventResults) -> dict[str, dict[int, rule.Showing]]:
-    """Division -> player id -> their place, medal, pips and rounds played at the event."""
+@dataclass(frozen=True)
+class EventOrder:
+    """How far each player went at an event and their total there, the ground of a place at
+    the event before medals (``event_showings``, the qualifier report): ``reached``, player id
+    -> (-depth, total), lower is better, for every player who can be placed; ``playoffs``,
+    each closed playoff's pips in play order; ``pips`` and ``rounds``, each seated player's
+    pips and rounds played (per round played)."""
+
+    reached: dict[int, tuple[int, int]]
+    playoffs: list[dict[int, int]]
+    pips: dict[int, int]
+    rounds: dict[int, int]
+
+
+def event_order(results: EventResults) -> EventOrder:
+    """Every player's ``EventOrder`` at the event (see the module's doc)."""
     players = results.players
-    medals = results.medal_of()
     pips: dict[int, int] = {}
     rounds: dict[int, int] = {}
     left: set[int] = set()
@@ -105,17 +118,30 @@ def event_showings(results: EventResults) -> dict[str, dict[int, rule.Showing]]:
         # the Final's players first, all ranked by the totals their medals come from
         medal_totals = formats.medal_totals(results.format, cumulative, finalists)
         reached.update({pk: (-1, total) for pk, total in medal_totals.items()})
+    placed = {
+        pk: key
+        for pk, key in reached.items()
+        if pk in pips and pk not in left and not players[pk].withdrawn
+    }
+    return EventOrder(placed, playoffs, pips, rounds)
+
+
+def event_showings(results: EventResults) -> dict[str, dict[int, rule.Showing]]:
+    """Division -> player id -> their place, medal, pips and rounds played at the event."""
+    players = results.players
+    medals = results.medal_of()
+    order = event_order(results)
     out: dict[str, dict[int, rule.Showing]] = {}
     keys: dict[str, dict[int, tuple[int, int, int]]] = {}
-    for pk in pips:
+    for pk in order.pips:
         player = players[pk]
         division = out.setdefault(player.division, {})
-        if pk in reached and pk not in left and not player.withdrawn:
+        if pk in order.reached:
             medal_rank = MEDALS.index(medals[pk]) if pk in medals else len(MEDALS)
-            keys.setdefault(player.division, {})[pk] = (medal_rank, *reached[pk])
-        division[pk] = rule.Showing(None, medals.get(pk, ""), pips[pk], rounds[pk])
+            keys.setdefault(player.division, {})[pk] = (medal_rank, *order.reached[pk])
+        division[pk] = rule.Showing(None, medals.get(pk, ""), order.pips[pk], order.rounds[pk])
     for name, division in out.items():
-        for pk, place in rule.event_places(keys.get(name, {}), playoffs).items():
+        for pk, place in rule.event_places(keys.get(name, {}), order.playoffs).items():
             division[pk] = rule.Showing(place, *_rest(division[pk]))
     return out
 

@@ -13,7 +13,7 @@ from typing import ClassVar
 from django.db.models import Exists, OuterRef
 
 from scoring.models import Infraction, Round, Score, ScoreChange
-from tournament.game.awards import PLAYOFF_PENDING, MedalResult, medal_places
+from tournament.game.awards import MEDALS, PLAYOFF_PENDING, MedalResult, medal_places
 from tournament.game.infractions import counted
 from tournament.game.rules import RuleSet, places, running_totals
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
@@ -243,11 +243,13 @@ class SeatedPlayer:
         "player__name",
         "player__division",
         "player__withdrawn",
+        "player__out_of_district",
     )
     pk: int
     name: str
     division: str
     withdrawn: bool
+    out_of_district: bool = False
 
     def __eq__(self, other) -> bool:
         return isinstance(other, SeatedPlayer | Player) and other.pk == self.pk
@@ -588,13 +590,19 @@ def stage_standings(stage: Stage, sheets: list[TableSheet] | None = None) -> lis
     return sorted(rows, key=lambda r: (r.rank, name_sort_key(r.player.name)))
 
 
-def settled_places(by_total: dict[int, int], result: MedalResult | None) -> dict[int, int]:
+def settled_places(
+    by_total: dict[int, int], result: MedalResult | None, outside: dict[int, str] | None = None
+) -> dict[int, int]:
     """A Final's places once its medals are settled (issue 28 item 18): each medalist at
     their medal's place (1 gold, 2 silver, 3 bronze: a playoff's winner before the player
     they were tied with), everyone else after the medalists in their order by total.
     ``by_total`` is the places by total; they stay as they are while no medal is settled or a
-    medal playoff is still owed (never a guess). Who gets a medal is awards.medals' alone."""
+    medal playoff is still owed (never a guess). Who gets a medal is awards.medals' alone.
+    ``outside``: the out-of-district players' duplicate medals (tournament/game/qualifiers.py),
+    each at their medal's place beside the in-district holder of the same medal."""
     shown = medal_places(result) if result is not None else {}
+    if shown and outside:
+        shown = {**shown, **{pk: MEDALS.index(m) + 1 for pk, m in outside.items()}}
     if not shown or PLAYOFF_PENDING in shown.values():
         return dict(by_total)
     medalists = {pk: place for pk, place in shown.items() if pk in by_total}
@@ -602,11 +610,13 @@ def settled_places(by_total: dict[int, int], result: MedalResult | None) -> dict
     return {**medalists, **{pk: len(medalists) + place for pk, place in others.items()}}
 
 
-def settled_standings(rows: list[StandingsRow], result: MedalResult | None) -> list[StandingsRow]:
+def settled_standings(
+    rows: list[StandingsRow], result: MedalResult | None, outside: dict[int, str] | None = None
+) -> list[StandingsRow]:
     """A Final's standings rows placed and ordered as its medals settled them
     (settled_places); those without a place stay last, as stage_standings lists them."""
     by_total = {r.player.pk: r.place for r in rows if r.place is not None}
-    settled = settled_places(by_total, result)
+    settled = settled_places(by_total, result, outside)
     if settled == by_total:
         return rows
     moved = [replace(r, place=settled.get(r.player.pk)) for r in rows]

@@ -15,6 +15,7 @@ from scoring.views import (
     photos,
     print_jobs,
     printing,
+    qualifiers,
     results,
     seating,
     seriesfile,
@@ -50,6 +51,17 @@ urlpatterns = [
     path("e/<slug:slug>/event.json", eventfile.EventFileDownloadView.as_view(), name="event_file"),
     path("e/<slug:slug>/poster/", hall.PosterView.as_view(), name="poster"),
     path("e/<slug:slug>/ceremony/", ceremony.CeremonyView.as_view(), name="ceremony"),
+    path("e/<slug:slug>/qualifiers/", qualifiers.QualifierReportView.as_view(), name="qualifiers"),
+    path(
+        "e/<slug:slug>/qualifiers.csv",
+        qualifiers.QualifierCsvView.as_view(),
+        name="qualifiers_csv",
+    ),
+    path(
+        "e/<slug:slug>/qualifiers.pdf",
+        qualifiers.QualifierPdfView.as_view(),
+        name="qualifiers_pdf",
+    ),
     path(
         "e/<slug:slug>/ceremony.pdf", ceremony.CeremonyScriptPdfView.as_view(), name="ceremony_pdf"
     ),

@@ -60,6 +60,7 @@ DIRECTOR_EVENT = [
     "/director/e/{e}/infractions/",
     "/director/e/{e}/ceremony/",
     "/director/e/{e}/ceremony/?step=3",  # a gold, its division's bronze and silver beneath
+    "/director/e/{e}/qualifiers/",  # the qualifier and medal report
 ]
 DIRECTOR_STAGE = [
     "/director/e/{e}/{s}/dashboard/",

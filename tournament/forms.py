@@ -83,6 +83,10 @@ def in_zone(when: datetime.datetime, zone_name: str | None) -> datetime.datetime
     return timezone.make_aware(typed, zone)
 
 
+# Qualifiers for the next level (issue 50 item 4, PRODUCT.md §15).
+QUALIFIER_FIELDS = ("qualifying_places", "next_level", "qualifier_tie")
+
+
 class EventForm(OnceMixin, forms.ModelForm):
     engines = forms.CharField(
         label=_("Engines in play order"),
@@ -120,6 +124,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             "finals_big_final",
             "sheet_language",
             *SIGNUP_FIELDS,
+            *QUALIFIER_FIELDS,
         ]
         # A date picker takes ISO dates whatever the page's language (French shows 22/11/2026).
         widgets = {
@@ -164,6 +169,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             ),
             Fieldset(_("Divisions by age (for imported lists)"), "age_brackets", "age_on"),
             Fieldset(_("Sign-up on the event's page"), *SIGNUP_FIELDS),
+            Fieldset(_("Qualifiers for the next level"), *QUALIFIER_FIELDS),
         )
         self.helper.render_hidden_fields = True
         self.helper.add_input(Submit("save", _("Save event")))
@@ -178,6 +184,7 @@ class EventForm(OnceMixin, forms.ModelForm):
         "format_reseat",
         "format_move",
         "format_medals_from",
+        *QUALIFIER_FIELDS,
     )
 
     def clean_age_brackets(self):
@@ -319,10 +326,31 @@ class DeleteEventForm(OnceMixin, forms.Form):
         return slug
 
 
+def clean_birth(birth):
+    """A player's birth date, when given: not in the future, from 1900 on."""
+    if birth is None:
+        return None
+    if birth > timezone.localdate():
+        raise forms.ValidationError(_("A birth date cannot be in the future."))
+    if birth.year < 1900:
+        raise forms.ValidationError(_("Give a birth date from 1900 on."))
+    return birth
+
+
 class PlayerForm(OnceMixin, forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "ref", "club", "division", "keep_apart", "checked_in"]
+        fields = [
+            "name",
+            "ref",
+            "club",
+            "division",
+            "keep_apart",
+            "birth_date",
+            "out_of_district",
+            "checked_in",
+        ]
+        widgets = {"birth_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, event, **kwargs):
         super().__init__(*args, **kwargs)
@@ -330,6 +358,9 @@ class PlayerForm(OnceMixin, forms.ModelForm):
         self.helper = FormHelper()
         self.helper.form_class = "row g-2 align-items-end"
         self.helper.add_input(Submit("add", _("Add player")))
+
+    def clean_birth_date(self):
+        return clean_birth(self.cleaned_data.get("birth_date"))
 
     def clean_ref(self):
         ref = self.cleaned_data["ref"].strip()
@@ -383,13 +414,17 @@ class PlayerEditForm(OnceMixin, forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = ["name", "ref", "club", "division", "keep_apart"]
+        fields = ["name", "ref", "club", "division", "keep_apart", "birth_date", "out_of_district"]
+        widgets = {"birth_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = FormHelper()
         self.helper.render_hidden_fields = True
         self.helper.form_tag = False
+
+    def clean_birth_date(self):
+        return clean_birth(self.cleaned_data.get("birth_date"))
 
     def clean_ref(self):
         ref = self.cleaned_data["ref"].strip()

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -47,6 +48,19 @@ class MedalTie(models.TextChoices):
     NVSO = "nvso", _("NVSO: tie for gold means no silver, playoff for bronze")
     SHARED = "shared", _("Shared medals (1, 1, 3 ranking)")
     PLAYOFF = "playoff", _("One-round playoff for every tied medal place")
+
+
+MAX_QUALIFYING_PLACES = 999
+
+
+class QualifierTie(models.TextChoices):
+    """A tie across the last qualifying place (PRODUCT.md §15; tournament/game/qualifiers.py)."""
+
+    ALL_QUALIFY = "all_qualify", _("Every player tied at the last qualifying place qualifies")
+    ALTERNATES = (
+        "alternates",
+        _("Players tied across the last qualifying place are alternates; the games office decides"),
+    )
 
 
 class InfractionPenalty(models.TextChoices):
@@ -391,6 +405,28 @@ class Event(models.Model):
             "A sign-up holds its place but is not registered until a director approves it."
         ),
     )
+    # Qualifiers for the next level (issue 50 item 4, PRODUCT.md §15).
+    qualifying_places = models.PositiveSmallIntegerField(
+        _("qualifying places per division"),
+        default=0,
+        validators=[MaxValueValidator(MAX_QUALIFYING_PLACES)],
+        help_text=_(
+            "The first places of each division qualify for the next level (state or national "
+            "games). 0: nobody qualifies here."
+        ),
+    )
+    next_level = models.CharField(
+        _("next level"),
+        max_length=80,
+        blank=True,
+        help_text=_("The games the qualifiers go on to, e.g. State Games, shown as typed."),
+    )
+    qualifier_tie = models.CharField(
+        _("a tie at the last qualifying place"),
+        max_length=12,
+        choices=QualifierTie.choices,
+        default=QualifierTie.ALL_QUALIFY,
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # Bumped in the same transaction as every write that changes what the event's pages show
     # (tournament/history.py): caches and live pages key on it.
@@ -599,6 +635,22 @@ class Player(models.Model):
         ),
     )
     division = NameField(_("division"), max_length=60, blank=True)
+    # Senior games: an athlete from outside the district never takes a medal or a qualifying
+    # place from one inside; both receive it (PRODUCT.md §15, tournament/game/qualifiers.py).
+    out_of_district = models.BooleanField(
+        _("out of district"),
+        default=False,
+        help_text=_(
+            "Takes the medal and qualifying place of their place among every player; the "
+            "players of the district keep theirs (duplicate medals and places)."
+        ),
+    )
+    birth_date = models.DateField(
+        _("birth date"),
+        null=True,
+        blank=True,
+        help_text=_("Optional; printed on the qualifier report for the games office."),
+    )
     checked_in = models.BooleanField(_("checked in"), default=False)
     withdrawn = models.BooleanField(
         _("withdrawn"),

@@ -496,7 +496,7 @@ def read_xlsx(data: bytes, budget: Budget | None = None) -> Sheet:
 # -- what the columns mean (issue 21) -------------------------------------------------------------
 
 # The roles a column can play; every other column is ignored and never stored.
-ROLES = ("name", "first", "last", "ref", "club", "division", "birth", "age")
+ROLES = ("name", "first", "last", "ref", "club", "division", "birth", "age", "away")
 
 # Headers as people write them, by role (compared by ``header_key``: no case, accents or
 # punctuation). The first role whose list holds the header wins.
@@ -537,7 +537,19 @@ HEADERS = {
         "naissance",
     ],
     "age": ["age"],
+    "away": [
+        "out of district",
+        "outside district",
+        "outside the district",
+        "ood",
+        "hors district",
+        "hors du district",
+    ],
 }
+
+# How a list says a player is out of district (or not), compared by ``header_key``.
+YES = {"yes", "y", "x", "1", "true", "oui", "o", "ood", "out", "out of district", "hors district"}
+NO = {"", "no", "n", "0", "false", "non", "in", "in district"}
 
 
 ROLE_LABELS = {
@@ -549,6 +561,7 @@ ROLE_LABELS = {
     "division": gettext_lazy("Division"),
     "birth": gettext_lazy("Birth date"),
     "age": gettext_lazy("Age"),
+    "away": gettext_lazy("Out of district (yes or no)"),
 }
 
 
@@ -747,6 +760,8 @@ class Entry:
     ref: str = ""
     club: str = ""
     division: str = ""
+    birth: datetime.date | None = None
+    out_of_district: bool = False
     problems: list[str] = field(default_factory=list)  # keep the row out until fixed
     notes: list[str] = field(default_factory=list)  # shown, not blocking
     status: str = "new"  # new, same, changed, repeat
@@ -780,10 +795,22 @@ def entries(
         entry = Entry(line, " ".join(name.split()), cell("ref"), cell("club"), cell("division"))
         if not entry.name:
             entry.problems.append(_("the name is empty"))
+        birth = None
+        if mapping.get("birth") is not None and cell("birth"):
+            birth = parse_date(cell("birth"))
+            if birth is not None and not 1900 <= birth.year <= datetime.date.today().year:
+                birth = None
+            entry.birth = birth
+        if mapping.get("away") is not None:
+            said = header_key(cell("away"))
+            entry.out_of_district = said in YES
+            if said not in YES | NO:
+                entry.notes.append(
+                    _("“%(v)s” is neither yes nor no: not out of district") % {"v": cell("away")}
+                )
         if brackets and not entry.division:
             age = None
             if mapping.get("birth") is not None and cell("birth"):
-                birth = parse_date(cell("birth"))
                 if birth is None:
                     entry.notes.append(
                         _("“%(d)s” is not a date: no division") % {"d": cell("birth")}
@@ -800,6 +827,11 @@ def entries(
                 entry.division = bracket_for(age, brackets) or ""
                 if not entry.division:
                     entry.notes.append(_("age %(a)s is in no bracket: no division") % {"a": age})
+        if birth is None and mapping.get("birth") is not None and cell("birth"):
+            if not any(cell("birth") in note for note in entry.notes):
+                entry.notes.append(
+                    _("“%(d)s” is not a birth date: none kept") % {"d": cell("birth")}
+                )
         for role, label in (
             ("name", _("name")),
             ("ref", _("id")),

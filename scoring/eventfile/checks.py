@@ -54,6 +54,7 @@ from tournament.models import (
     Medal,
     PaperSize,
     Player,
+    QualifierTie,
     Stage,
     StageKind,
     Table,
@@ -89,6 +90,9 @@ EVENT_FIELDS = (
     "finals_big_final",
     "sheet_language",
     "seed_by_rating",
+    "qualifying_places",
+    "next_level",
+    "qualifier_tie",
     *FORMAT_FIELDS.values(),
 )
 
@@ -388,6 +392,15 @@ class _Checks:
         fields["seed_by_rating"] = seed if _ok(seed) else False
         fields["table_entry"] = _given(extra.table_entry, False)
         fields["archived"] = _given(extra.archived, False)
+        # Qualifiers for the next level (issue 50 item 4): absent, none.
+        qualifiers = _the(extra.qualifiers, None)
+        for name, key, default in (
+            ("qualifying_places", "places", 0),
+            ("next_level", "next_level", ""),
+            ("qualifier_tie", "tie", QualifierTie.ALL_QUALIFY),
+        ):
+            value = _given(getattr(qualifiers, key, None), default)
+            fields[name] = value if _ok(value) else default
         fields["age_on"] = _given(extra.age_on, AgeOn.EVENT_DATE)
         brackets = _given(extra.age_brackets, "")
         if _ok(brackets):
@@ -1116,11 +1129,17 @@ def _check_playoffs(errors: Errors, plan: Plan) -> None:
     event.tiles_drawn = {str(k): v for k, v in fields["tiles_drawn"].items()}
     divisions = {p.id: p.division or "" for p in plan.file.players}
     withdrawn = {p.id for p in plan.file.players if p.extra.withdrawn}
+    away = {p.id for p in plan.file.players if p.extra.out_of_district}
     players: dict[str, Player] = {}
 
     def player(ref: str) -> Player:
         if ref not in players:
-            players[ref] = Player(pk=ref, division=divisions[ref], withdrawn=ref in withdrawn)
+            players[ref] = Player(
+                pk=ref,
+                division=divisions[ref],
+                withdrawn=ref in withdrawn,
+                out_of_district=ref in away,
+            )
         return players[ref]
 
     stages, table_pk, sheets = [], {}, {}

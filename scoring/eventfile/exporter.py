@@ -13,6 +13,7 @@ from typing import Any
 
 from scoring.eventfile.schema import FORMAT, VERSION
 from scoring.models import Infraction, Round, ScoreChange
+from scoring.qualifiers import division_reports
 from scoring.results import ADVANCING_KINDS, EventResults, compute_results
 from scoring.sheets import SheetRound, TableSheet, event_sheets
 from tournament.models import (
@@ -23,6 +24,7 @@ from tournament.models import (
     InfractionPenalty,
     InfractionScope,
     Player,
+    QualifierTie,
     Stage,
     Table,
 )
@@ -61,6 +63,53 @@ def player_ids(players: Iterable[Player]) -> dict[int, str]:
         taken.add(candidate)
         ids[p.pk] = candidate
     return ids
+
+
+def _qualifiers_extra(event: Event) -> dict[str, Any]:
+    """``event.extra.qualifiers`` when the event sets qualifying places or a next level."""
+    if not event.qualifying_places and not event.next_level:
+        return {}
+    return {
+        "qualifiers": {
+            "places": event.qualifying_places,
+            **({"next_level": event.next_level} if event.next_level else {}),
+            **(
+                {"tie": event.qualifier_tie}
+                if event.qualifier_tie != QualifierTie.ALL_QUALIFY
+                else {}
+            ),
+        }
+    }
+
+
+def _qualifier_report(
+    event: Event,
+    results: EventResults,
+    players: list[Player],
+    ids: dict[int, str],
+    with_divisions: bool,
+) -> dict[str, Any]:
+    """``results.extra.qualifiers``: the qualifier and medal report (scoring/qualifiers.py),
+    when the event has qualifying places or out-of-district players."""
+    if not event.qualifying_places and not any(p.out_of_district for p in players):
+        return {}
+    reports = division_reports(results, {p.pk: p for p in players})
+    return {
+        "extra": {
+            "qualifiers": [
+                {
+                    **({"division": row.division or None} if with_divisions else {}),
+                    "player": ids[row.player.pk],
+                    "place": row.standing.place,
+                    **({"medal": row.standing.medal} if row.standing.medal else {}),
+                    **({"qualified": row.standing.qualified} if row.standing.qualified else {}),
+                    **({"out_of_district": True} if row.standing.out_of_district else {}),
+                }
+                for report in reports
+                for row in report.rows
+            ]
+        }
+    }
 
 
 def _finals_extra(event: Event) -> dict[str, Any]:
@@ -321,6 +370,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 **({"age_brackets": event.age_brackets} if event.age_brackets else {}),
                 **({"age_on": event.age_on} if event.age_on != AgeOn.EVENT_DATE else {}),
                 **({"archived": True} if event.archived else {}),
+                **_qualifiers_extra(event),
             },
         },
         "players": [
@@ -336,6 +386,8 @@ def export_event(event: Event) -> dict[str, Any]:
                     **({"former_names": former[p.pk]} if p.pk in former else {}),
                     **({"signed_up": p.signup.place} if hasattr(p, "signup") else {}),
                     **({"waiting": p.waiting} if p.waiting else {}),
+                    **({"out_of_district": True} if p.out_of_district else {}),
+                    **({"birth_date": p.birth_date.isoformat()} if p.birth_date else {}),
                 },
             }
             for p in players
@@ -345,5 +397,6 @@ def export_event(event: Event) -> dict[str, Any]:
             "advanced": _advanced(event, results, stages, ids),
             **_cumulative(event, results, ids),
             "medals": medals,
+            **_qualifier_report(event, results, players, ids, with_divisions),
         },
     }

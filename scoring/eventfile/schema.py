@@ -36,6 +36,7 @@ from scoring.models import Infraction, InfractionAction, InfractionKind, ScoreCh
 from tournament.game.formats import Format
 from tournament.game.rules import SETS
 from tournament.models import (
+    MAX_QUALIFYING_PLACES,
     AdvancementTie,
     AgeOn,
     ClockAction,
@@ -49,6 +50,7 @@ from tournament.models import (
     MedalTie,
     PaperSize,
     Player,
+    QualifierTie,
     Reseat,
     RoundInProgress,
     Stage,
@@ -269,6 +271,17 @@ class Finals(Shape):
     extra: Any = None
 
 
+class Qualifiers(Shape):
+    """Qualifiers for the next level (issue 50 item 4, PRODUCT.md §15); absent: none."""
+
+    places: Int(0, MAX_QUALIFYING_PLACES) = Field(
+        description="The first places of each division that qualify; 0: none"
+    )
+    next_level: Text(_max_length(Event, "next_level"), blank=True) = ""
+    tie: Choice(QualifierTie) = QualifierTie.ALL_QUALIFY
+    extra: Any = None
+
+
 class EventExtra(Extra):
     paper_size: Choice(PaperSize) | None = None
     time_zone: Zone | None = None
@@ -281,6 +294,7 @@ class EventExtra(Extra):
     age_brackets: Text(_max_length(Event, "age_brackets"), blank=True) | None = None
     age_on: Choice(AgeOn) | None = None
     archived: bool | None = None  # left off the home page's list; absent: listed
+    qualifiers: Qualifiers = None  # not null when given
 
 
 class RulesExtra(Extra):
@@ -356,6 +370,10 @@ class PlayerExtra(Extra):
     # walk-ons' order as standbys is the order of the players in the file.
     signed_up: Int(1, 10_000_000) | None = None
     waiting: Choice(Waiting) | None = None
+    # Senior games (issue 50 item 4): an athlete from outside the district (duplicate medals
+    # and qualifying places); absent: in district. The birth date, for the games office.
+    out_of_district: bool | None = None
+    birth_date: Day | None = None
 
 
 class PlayerEntry(Shape):
@@ -486,6 +504,23 @@ class MedalEntry(Shape):
     none: Literal[True] | None = None
 
 
+class QualifierEntry(Extra):
+    """One line of the qualifier and medal report (scoring/qualifiers.py)."""
+
+    division: str | None = None
+    player: str
+    place: int
+    medal: str | None = None
+    qualified: Literal["qualified", "alternate"] | None = None
+    out_of_district: bool | None = None
+
+
+class ResultsExtra(Extra):
+    # The qualifier and medal report of each decided division (issue 50 item 4), when the
+    # event has qualifying places or out-of-district players: out-of-district medals are here.
+    qualifiers: list[QualifierEntry] | None = None
+
+
 class Results(Shape):
     """Written by export, computed from everything else: ignored on import (recomputed)."""
 
@@ -493,6 +528,7 @@ class Results(Shape):
     # Cumulative kinds: each closed game's name -> player id -> the cumulative total after it.
     cumulative: dict[str, dict[str, int]] | None = None
     medals: list[MedalEntry]
+    extra: ResultsExtra = Field(default_factory=ResultsExtra)
 
 
 class EventFile(Shape):

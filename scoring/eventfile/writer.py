@@ -42,6 +42,8 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
             checked_in=bool(p.extra.checked_in),
             withdrawn=bool(p.extra.withdrawn),
             waiting=p.extra.waiting or "",
+            out_of_district=bool(p.extra.out_of_district),
+            birth_date=p.extra.birth_date,
         )
         for p in file.players
     )

@@ -124,6 +124,7 @@ def results_document(event: Event) -> dict:
                 "pending": m["pending"],
                 "between": [_player(p) for p in m["between"]],
                 "awarded": bool(m["players"]),
+                "out_of_district": [_player(p) for p in m["away"]],
             }
             for m in medal_rows(results)
         ],

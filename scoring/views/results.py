@@ -102,7 +102,8 @@ def bracket(results):
     pending: dict[int, set[int]] = {}  # stage id -> players whose outcome a playoff decides
     for o in results.owed:
         pending.setdefault(o.stage.pk, set()).update(o.owed.players)
-    settled_by = {d.division: d.result for d in results.medals}
+    settled_by = {d.division: d for d in results.medals}
+    away = results.out_of_district()
     out = []
     for stage in sorted(results.sheets, key=lambda s: s.number):
         head = url_head("table", results.event.slug, stage.number)
@@ -119,7 +120,12 @@ def bracket(results):
             places = sheet.places
             totals = sheet.totals
             if final:  # a Final's order as its medals settled it (issue 28 item 18)
-                places = settled_places(places, settled_by.get(division))
+                settled = settled_by.get(division)
+                places = settled_places(
+                    places,
+                    settled.result if settled else None,
+                    settled.outside if settled else None,
+                )
                 last = len(places) + 1
                 order = {p.pk: (places.get(p.pk, last), totals.get(p.pk, 0)) for p in sheet.players}
             else:
@@ -134,6 +140,7 @@ def bracket(results):
                     "advanced": p.pk in overall or adv is not None and p.pk in adv.advancing,
                     "wildcard": p.pk in wild,
                     "medal": medal_of.get(p.pk) if final else None,
+                    "away": p.pk in away,
                     "pending": p.pk in pending.get(stage.pk, ()),
                 }
                 for p in sorted(sheet.players, key=lambda p: order[p.pk])
@@ -155,7 +162,9 @@ def bracket(results):
 
 
 def medal_rows(results):
-    """(division, medal, names or None, pending between names, none) for templates."""
+    """(division, medal, names or None, pending between names, none, and ``away``: the
+    out-of-district players holding the same medal by their place among everybody, PRODUCT.md
+    §15) for templates. ``players``, ``pending`` and ``none`` are the in-district medal's."""
     players = results.players
     rows = []
     for division in results.medals:
@@ -168,6 +177,11 @@ def medal_rows(results):
                     "pending": award.pending,
                     "between": [players[pk] for pk in award.between],
                     "none": award.none,
+                    "away": [
+                        players[pk]
+                        for pk in division.holders(award.medal)
+                        if pk not in award.players
+                    ],
                 }
             )
     return rows
@@ -207,7 +221,7 @@ def results_standings(results):
             stage,
             [
                 (row, outcome.get(row.player.pk, ""), text)
-                for row, text in result_rows(stage, sheets, stage_medals(results, stage))
+                for row, text in result_rows(stage, sheets, *stage_medals(results, stage))
             ],
             bool(results.decides(stage)),
         )
@@ -217,11 +231,13 @@ def results_standings(results):
 
 
 def stage_medals(results, stage):
-    """The medals ``stage`` settles when it is the Final of one division, else None."""
+    """The medals ``stage`` settles when it is the Final of one division, and the duplicate
+    medals of its out-of-district players: (result, outside), else (None, None)."""
     decides = results.decides(stage)
     if len(decides) != 1:
-        return None
-    return next((d.result for d in results.medals if d.division == decides[0]), None)
+        return None, None
+    found = next((d for d in results.medals if d.division == decides[0]), None)
+    return (found.result, found.outside) if found else (None, None)
 
 
 def shown_standings(stage, sheets=None):
@@ -232,13 +248,14 @@ def shown_standings(stage, sheets=None):
     if not stage.closed or stage.kind == StageKind.PLAYOFF:
         return rows
     results = compute_results(stage.event, event_summaries(stage.event))
-    return settled_standings(rows, stage_medals(results, stage))
+    return settled_standings(rows, *stage_medals(results, stage))
 
 
-def result_rows(stage, sheets, medals=None):
+def result_rows(stage, sheets, medals=None, outside=None):
     """A stage's standings rows, each with its place, table and total as the page shows them;
-    a Final's as its ``medals`` settled them (a playoff's winner first)."""
-    rows = settled_standings(stage_standings(stage, sheets), medals)
+    a Final's as its ``medals`` settled them (a playoff's winner first), out-of-district
+    medallists (``outside``) at their medal's place."""
+    rows = settled_standings(stage_standings(stage, sheets), medals, outside)
     shared = Counter(r.place for r in rows)
     ranks = rank_keys(rows)
     for r in rows:

@@ -5,6 +5,8 @@ tournament/services/registration.py's."""
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -50,7 +52,18 @@ EDITABLE = {
     "ref": gettext_lazy("id"),
     "club": gettext_lazy("club"),
     "division": gettext_lazy("division"),
+    "birth_date": gettext_lazy("birth date"),
+    "out_of_district": gettext_lazy("out of district"),
 }
+
+
+def shown_value(value) -> str:
+    """A field's value as the history says it: yes or no, a date in ISO, "–" for nothing."""
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value or "–"
 
 
 @transaction.atomic
@@ -74,7 +87,9 @@ def edit_player(player: Player, values: dict, user, key: str | None = None) -> l
     for attr, label in EDITABLE.items():
         if attr in values and values[attr] != getattr(player, attr):
             changes.append(
-                labelled(label, f"{getattr(player, attr) or '–'} → {values[attr] or '–'}")
+                labelled(
+                    label, f"{shown_value(getattr(player, attr))} → {shown_value(values[attr])}"
+                )
             )
             setattr(player, attr, values[attr])
     if changes:

@@ -157,7 +157,17 @@ def import_registration(
             ref = ""  # added anyway: the registered player keeps the id
         if ref:
             taken.add(ref)
-        new.append(Player(event=event, name=e.name, ref=ref, club=e.club, division=e.division))
+        new.append(
+            Player(
+                event=event,
+                name=e.name,
+                ref=ref,
+                club=e.club,
+                division=e.division,
+                birth_date=e.birth,
+                out_of_district=e.out_of_district,
+            )
+        )
     if errors:
         transaction.set_rollback(True)
         return ImportResult(errors=errors)
