@@ -419,3 +419,13 @@ def test_an_event_is_renamed_from_its_rules_page(director_client, event):
     assert response.status_code == 302
     event.refresh_from_db()
     assert event.name == "Spring Games 2026 (indoor)"
+
+
+def test_a_keep_apart_group_given_on_the_players_page_is_kept(director_client, event):
+    (ann,) = make_players(event, ["Ann Smith"])
+    response, _ = edit(director_client, ann, keep_apart="Smith household")
+    assert response.status_code == 302
+    ann.refresh_from_db()
+    assert ann.keep_apart == "Smith household"
+    history = director_client.get(f"/director/e/{event.slug}/history/").content.decode()
+    assert "keep apart group: – → Smith household" in history

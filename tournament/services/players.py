@@ -52,6 +52,7 @@ EDITABLE = {
     "ref": gettext_lazy("id"),
     "club": gettext_lazy("club"),
     "division": gettext_lazy("division"),
+    "keep_apart": gettext_lazy("keep apart group"),
     "birth_date": gettext_lazy("birth date"),
     "out_of_district": gettext_lazy("out of district"),
 }

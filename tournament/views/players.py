@@ -33,6 +33,7 @@ from tournament.models import (
     Waiting,
 )
 from tournament.services.players import (
+    EDITABLE,
     PlayerRefused,
     add_player,
     check_in,
@@ -333,10 +334,7 @@ class PlayerView(DirectorRequiredMixin, EventMixin, TemplateView):
             form = PlayerEditForm(request.POST, instance=player)
             if not form.is_valid():
                 return self.render_to_response(self.get_context_data(form=form))
-            values = {
-                f: form.cleaned_data[f]
-                for f in ("name", "ref", "club", "division", "birth_date", "out_of_district")
-            }
+            values = {f: form.cleaned_data[f] for f in EDITABLE}
             try:
                 changes = edit_player(player, values, request.user, form.cleaned_data["once"])
             except PlayerRefused as refusal:
