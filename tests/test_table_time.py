@@ -257,7 +257,8 @@ def test_a_stage_whose_tables_played_alike_names_none(director_client, director,
     end_game(first, 10, director)
     end_game(second, 10, director)
     page = text(director_client.get(CLOSE_URL))
-    assert 'id="short-tables"' not in page and "data-confirm" not in page.split("close-stage")[1][:80]
+    button = re.search(r'<button[^>]*id="close-stage"[^>]*>', page).group(0)
+    assert 'id="short-tables"' not in page and "data-confirm" not in button
 
 
 # -- at once, on SQLite and PostgreSQL ----------------------------------------------------------
