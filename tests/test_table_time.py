@@ -9,9 +9,11 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
+from scoring.eventfile import EventFileError, dumps, export_event, import_event
 from scoring.models import Round
 from scoring.services.rounds import end_game
 from tests.concurrency import at_once, logged_in, no_errors, said
@@ -280,3 +282,43 @@ def test_directors_pressing_at_once_add_once_per_form(director):
     assert Table.objects.get(stage=stage, number=1).clock_added == 15 * MIN
     assert Action.objects.filter(verb="table.minutes_added").count() == 3
     assert not [m for r in results for m in said(r) if "error" in m.lower()]
+
+
+# -- the event file --------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_tables_minutes_travel_in_the_event_file_and_back(director_client, tables):
+    give(director_client, STAGE_PAGE, table="2", minutes="6", reason="Late start")
+    event = Event.objects.get(slug="spring")
+    text_ = dumps(export_event(event))
+    data = json.loads(text_)
+    assert [t.get("extra", {}).get("added_minutes") for t in data["stages"][0]["tables"]] == [
+        None,
+        6,
+    ]
+    Event.objects.all().delete()
+    response = director_client.post(
+        "/director/import/", {"file": SimpleUploadedFile("e.json", text_.encode())}
+    )
+    assert response.status_code == 302
+    copy = Event.objects.get()
+    assert [t.clock_added for t in Table.objects.filter(stage__event=copy).order_by("number")] == [
+        timedelta(0),
+        6 * MIN,
+    ]
+    assert dumps(export_event(copy)) == text_
+
+
+@pytest.mark.django_db
+def test_a_file_giving_minutes_to_a_table_of_an_untimed_game_is_refused(director_client, tables):
+    give(director_client, STAGE_PAGE, table="2", minutes="6", reason="Late start")
+    data = json.loads(dumps(export_event(Event.objects.get(slug="spring"))))
+    data["event"]["rules"]["game_minutes"] = None
+    data["stages"][0].get("extra", {}).pop("clock", None)
+    Event.objects.all().delete()
+    with pytest.raises(EventFileError) as refused:
+        import_event(data)
+    assert "stages[0].tables[1].extra.added_minutes" in str(refused.value)
+    assert "untimed game has no time limit" in str(refused.value)
+    assert not Event.objects.exists()
