@@ -4,6 +4,7 @@ page count its own time, and it plays on after the room's time is called; the cl
 table that played fewer rounds than the others. The rule itself: tests/test_table_clock.py."""
 
 import html
+import io
 import json
 import re
 from datetime import timedelta
@@ -12,6 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
+from pypdf import PdfReader
 
 from scoring.eventfile import EventFileError, dumps, export_event, import_event
 from scoring.models import Round
@@ -19,7 +21,7 @@ from scoring.services.rounds import end_game
 from tests.concurrency import at_once, logged_in, no_errors, said
 from tests.factories import make_director, make_event, make_players, play, seat
 from tournament.models import Action, Event, Stage, Table
-from tournament.services.clock import call_time, start_clock
+from tournament.services.clock import call_time, change_table_minutes, start_clock
 
 MIN = timedelta(minutes=1)
 
@@ -322,3 +324,17 @@ def test_a_file_giving_minutes_to_a_table_of_an_untimed_game_is_refused(director
     assert "stages[0].tables[1].extra.added_minutes" in str(refused.value)
     assert "untimed game has no time limit" in str(refused.value)
     assert not Event.objects.exists()
+
+
+@pytest.mark.django_db
+def test_each_printed_sheet_says_its_own_tables_time_called(client, director, tables):
+    start = timezone.now() - 50 * MIN
+    Stage.objects.filter(pk=tables[0].stage_id).update(clock_started_at=start)
+    change_table_minutes(tables[0].stage, 1, director, 5, "Late start")
+    call_time(tables[0].stage, director, now=start + 40 * MIN)  # 10 minutes ago
+    response = client.get("/e/spring/1/sheets.pdf")
+    assert response["Content-Type"] == "application/pdf"
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages]
+    shown = [re.search(r"Time called ?(\d\d:\d\d)?", p).group(1) for p in pages]
+    hhmm = [timezone.localtime(start + m * MIN).strftime("%H:%M") for m in (45, 40)]
+    assert shown == hhmm
