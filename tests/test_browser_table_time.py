@@ -56,8 +56,8 @@ def test_the_director_gives_a_table_minutes_and_its_phone_shows_them_live(site, 
     b.log_in(desk, "desk", PASSWORD)
     desk.get_by_text("Extra time for one table").click()
     desk.get_by_label("Table", exact=True).fill("2")
-    desk.locator("#table-time-minutes").fill("5")
-    desk.locator("#table-time-reason").fill("Late start: a player was at the desk")
+    desk.get_by_label("Minutes for the table").fill("5")
+    desk.get_by_label("Why this table").fill("Late start: a player was at the desk")
     with desk.expect_navigation():
         desk.get_by_role("button", name="Add to the table").click()
     expect(desk.get_by_role("alert")).to_contain_text("Table 2: 5 minutes added")
