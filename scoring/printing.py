@@ -13,6 +13,7 @@ import mimetypes
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -23,6 +24,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from weasyprint import HTML
@@ -32,7 +34,7 @@ from scoring.cumulative import cumulative_standings, out_note
 from scoring.lists import place_text, shown_total
 from scoring.results import compute_results
 from scoring.sheets import TableSheet, event_summaries
-from tournament.clock import read_clock
+from tournament.clock import read_clock, table_clock
 from tournament.game import formats
 from tournament.models import PaperSize, Player, Stage, StageKind
 
@@ -148,6 +150,9 @@ class SheetPage:
     # A cumulative event: each player's cumulative total before this game, seat order ("—":
     # none yet); None on other sheets.
     before: list[str] | None = None
+    # When this table's time was called: the room's, or later for a table a director gave
+    # minutes of its own (tournament.clock.table_clock); None while it plays.
+    time_called: datetime | None = None
 
     @property
     def tally(self):
@@ -175,6 +180,7 @@ def sheets_context(
     event = stage.event
     before = cumulative_before(stage)
     pages = []
+    now = timezone.now()
     for sheet in sheets:
         if codes and event.table_entry:  # the QR code opens the table's entry on a phone
             path = reverse("table_code", args=[sheet.table.code])
@@ -184,8 +190,9 @@ def sheets_context(
         shown = None
         if before is not None:
             shown = [shown_total(before.get(p.pk)) for p in sheet.players]
-        pages.append(SheetPage(sheet, url, qr_data_uri(url), shown))
-    clock = read_clock(stage)
+        called = table_clock(sheet.table, stage).effective_time_called_at(now)
+        pages.append(SheetPage(sheet, url, qr_data_uri(url), shown, called))
+    clock = read_clock(stage, now)
     return {
         "event": event,
         "stage": stage,

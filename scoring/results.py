@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.sheets import TableSheet, event_sheets, event_summaries
 from tournament.caching import version_key
-from tournament.game import awards, finals, formats, qualifiers, reseating
+from tournament.game import awards, clock, finals, formats, qualifiers, reseating
 from tournament.game.message import Message
 from tournament.game.seating import SeatingError, apart_pairs
 from tournament.models import Action, Event, Medal, Player, Seat, Stage, StageKind, Table
@@ -508,6 +509,26 @@ def incomplete_tables(stage: Stage, sheets: Iterable[TableSheet]) -> list[Table]
     last round (once time is called). Nothing is inferred from when rounds were typed. A
     walkover has nothing to play."""
     return [s.table for s in sheets if s.players and not s.game_over and not walkover(s)]
+
+
+def short_table_notes(stage: Stage, sheets: Iterable[TableSheet]) -> list[str]:
+    """At a stage's close, each table that played fewer rounds than the most any table of the
+    stage played (a late start, time lost), named for the director who decides: "Table 4
+    played 9 rounds, the others 12" (PRODUCT.md §15). The tables not named all played the
+    most. A walkover and an empty table played nothing to compare; a playoff is one round."""
+    if stage.kind == StageKind.PLAYOFF:
+        return []
+    rounds = {s.table.number: len(s.rounds) for s in sheets if s.players and not walkover(s)}
+    short, most = clock.short_tables(rounds)
+    return [
+        ngettext(
+            "Table %(t)s played %(n)s round, the others %(most)s.",
+            "Table %(t)s played %(n)s rounds, the others %(most)s.",
+            played,
+        )
+        % {"t": number, "n": played, "most": most}
+        for number, played in short
+    ]
 
 
 # -- writes --------------------------------------------------------------------------------------

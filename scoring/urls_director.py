@@ -76,6 +76,11 @@ urlpatterns = [
         "e/<slug:slug>/<int:stage>/clock/", clock.ClockControlView.as_view(), name="clock_control"
     ),
     path(
+        "e/<slug:slug>/<int:stage>/table-time/",
+        clock.TableTimeView.as_view(),
+        name="table_time",
+    ),
+    path(
         "e/<slug:slug>/<int:stage>/dashboard/",
         dashboard.DashboardView.as_view(),
         name="dashboard",

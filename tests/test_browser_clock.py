@@ -217,7 +217,7 @@ def test_every_screen_follows_the_directors_clock_buttons_within_one_poll(site, 
     everywhere("running", "Running")
 
     desk.get_by_text("Time called by mistake, or a break the clock ran through").click()
-    desk.get_by_label("Minutes").fill("10")
+    desk.get_by_label("Minutes", exact=True).fill("10")
     desk.get_by_label("Why", exact=True).fill("A break the clock ran through")
     press("Add minutes")
     expect(digits).to_have_text(re.compile(r"^(70:00|69:[0-5]\d)$"), timeout=WITHIN)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Literal
 
 from django.urls import reverse
@@ -24,9 +25,10 @@ from django.utils.translation import gettext as _
 
 from tournament import live
 from tournament.caching import live_context
-from tournament.game.clock import ZERO, Clock, ClockState
+from tournament.game.clock import ZERO, Clock, ClockState, TableClock
 from tournament.game.rules import confirm_after_time
-from tournament.models import Stage
+from tournament.models import Stage, Table
+from tournament.text import labelled
 
 LAST_MINUTES = 5
 _FIELDS = [
@@ -50,6 +52,19 @@ def stage_clock(stage: Stage) -> Clock:
         paused_total=stage.clock_paused_total or ZERO,
         time_called_at=stage.time_called_at,
     )
+
+
+def table_clock(table: Table, stage: Stage | None = None) -> TableClock:
+    """The table's clock: its stage's and the minutes a director gave this table alone. A
+    closed stage ended every table's time with it (its tables' minutes are over)."""
+    stage = stage or table.stage
+    added = ZERO if stage.closed else (table.clock_added or ZERO)
+    return TableClock(stage=stage_clock(stage), added=added)
+
+
+def minutes_of(added: timedelta | None) -> int:
+    """Added time in whole minutes, as a director gave it."""
+    return int((added or ZERO).total_seconds() // 60)
 
 
 def clock_time(moment: datetime) -> str:
@@ -115,10 +130,10 @@ class TimeCalledEntry:
 def entry_after_time(sheet, now: datetime | None = None) -> TimeCalledEntry | None:
     """For a table's sheet (scoring.sheets.TableSheet): score entry once time is called.
 
-    ``None`` while time has not been called (by a director or by the clock running out).
+    ``None`` while time has not been called (by a director or by the clock running out), and
+    while a table with minutes of its own plays on after the room's call.
     """
-    stage = sheet.table.stage
-    called_at = stage_clock(stage).effective_time_called_at(now or timezone.now())
+    called_at = table_clock(sheet.table).effective_time_called_at(now or timezone.now())
     if called_at is None:
         return None
     return TimeCalledEntry(
@@ -157,8 +172,11 @@ class ClockReading:
     """
 
     stage: Stage
-    clock: Clock
+    clock: Clock | TableClock
     now: datetime
+    # A table's own clock (its stage's and its own minutes: the table's phone), or None: the
+    # room's clock, which lists the tables given minutes of their own.
+    table: Table | None = None
 
     @property
     def state(self) -> ClockState | Literal["closed"]:
@@ -176,7 +194,47 @@ class ClockReading:
         """What the clock is, apart from the time passing: it changes with a button pressed,
         minutes added, the limit edited, the stage closed (clock.js reads the clock again
         when a live page's check says another mark)."""
-        return live.digest(repr((self.clock, self.stage.closed)))
+        return live.digest(repr((self.clock, self.stage.closed, self.extra_tables)))
+
+    @property
+    def added_minutes(self) -> int:
+        """A table's reading: the minutes this table has of its own."""
+        return minutes_of(self.clock.added) if isinstance(self.clock, TableClock) else 0
+
+    @property
+    def in_extra_time(self) -> bool:
+        """A table's reading: the room's time is called, this table plays its own minutes."""
+        return isinstance(self.clock, TableClock) and self.clock.in_extra_time(self.now)
+
+    @cached_property
+    def extra_tables(self) -> list[tuple[int, int, datetime | None]]:
+        """The room's reading: the stage's tables with minutes of their own, (number, minutes,
+        when their time is called if known), in number order."""
+        if self.table is not None or self.stage.closed or not self.clock.timed:
+            return []
+        rows = (
+            Table.objects.filter(stage=self.stage, clock_added__gt=ZERO)
+            .order_by("number")
+            .values_list("number", "clock_added")
+        )
+        return [
+            (number, minutes_of(added), TableClock(self.clock, added).ends_at(self.now))
+            for number, added in rows
+        ]
+
+    @property
+    def extra_texts(self) -> list[str]:
+        """The tables with minutes of their own as the room reads them: "Table 4: +5 min,
+        until 10:47" (the end once it is known: not while paused)."""
+        out = []
+        for number, minutes, ends in self.extra_tables:
+            label = _("Table %(t)s") % {"t": number}
+            if ends is None:
+                value = _("+%(m)s min") % {"m": minutes}
+            else:
+                value = _("+%(m)s min, until %(at)s") % {"m": minutes, "at": clock_time(ends)}
+            out.append(labelled(label, value))
+        return out
 
     @property
     def remaining(self) -> timedelta | None:
@@ -212,6 +270,8 @@ class ClockReading:
     @property
     def label(self) -> str:
         """The state in words; once time is called, when: "Time called at 10:42"."""
+        if self.in_extra_time:
+            return _("Extra time: until %(at)s") % {"at": clock_time(self.clock.ends_at(self.now))}
         if self.state == "time_called":
             return _("Time called at %(at)s") % {"at": clock_time(self.called_at)}
         if self.state == "closed" and self.called_at is not None:
@@ -220,7 +280,8 @@ class ClockReading:
 
     @property
     def json_url(self) -> str:
-        return reverse("clock_json", args=[self.stage.event.slug, self.stage.number])
+        url = reverse("clock_json", args=[self.stage.event.slug, self.stage.number])
+        return url if self.table is None else f"{url}?table={self.table.number}"
 
     @property
     def live(self) -> dict:
@@ -244,6 +305,9 @@ class ClockReading:
             "time_called_at_text": None if called_at is None else clock_time(called_at),
             "server_time": self.now.isoformat(),
             "mark": self.mark,
+            "table": None if self.table is None else self.table.number,
+            "added_minutes": self.added_minutes,
+            "extra_tables": self.extra_texts,
         }
 
     def config(self) -> dict:
@@ -252,9 +316,16 @@ class ClockReading:
             "clock": self.as_json(),
             "url": self.json_url,
             "labels": _state_labels(),
+            "added_label": _("+%(m)s min for this table"),
             "last_seconds": LAST_MINUTES * 60,
         }
 
 
-def read_clock(stage: Stage, now: datetime | None = None) -> ClockReading:
-    return ClockReading(stage=stage, clock=stage_clock(stage), now=now or timezone.now())
+def read_clock(
+    stage: Stage, now: datetime | None = None, table: Table | None = None
+) -> ClockReading:
+    """The stage's clock read now; with ``table``, that table's own (its minutes added)."""
+    now = now or timezone.now()
+    if table is not None:
+        return ClockReading(stage=stage, clock=table_clock(table, stage), now=now, table=table)
+    return ClockReading(stage=stage, clock=stage_clock(stage), now=now)

@@ -90,6 +90,16 @@ VERBS = {
         "%(stage)s: %(minutes)s minutes added to the clock",
         "minutes",
     ),
+    "table.minutes_added": ngettext_lazy(
+        "%(stage)s, table %(table)s: %(minutes)s minute added to its clock (%(total)s min in all)",
+        "%(stage)s, table %(table)s: %(minutes)s minutes added to its clock (%(total)s min in all)",
+        "minutes",
+    ),
+    "table.minutes_removed": ngettext_lazy(
+        "%(stage)s, table %(table)s: %(minutes)s minute taken off its clock (%(total)s min left)",
+        "%(stage)s, table %(table)s: %(minutes)s minutes taken off its clock (%(total)s min left)",
+        "minutes",
+    ),
     "round.saved": _("%(stage)s, table %(table)s: round %(engine)s-%(engine)s saved"),
     "round.corrected": ngettext_lazy(
         "%(stage)s, table %(table)s: round %(engine)s-%(engine)s corrected "

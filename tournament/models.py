@@ -7,6 +7,7 @@ import dataclasses
 import secrets
 import zoneinfo
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -920,6 +921,13 @@ class Table(models.Model):
     rounds_played = models.PositiveSmallIntegerField(_("rounds entered"), default=0, editable=False)
     rounds_awaiting = models.PositiveSmallIntegerField(
         _("rounds awaiting confirmation"), default=0, editable=False
+    )
+    # Minutes a director gave this table alone (a late start, a spilled set): its time is
+    # called that long after the room's (tournament/game/clock.py TableClock).
+    clock_added = models.DurationField(
+        _("time added to this table"),
+        default=timedelta(0),
+        help_text=_("Minutes a director added to this table's clock only."),
     )
     # Bumped with the event's version by a write of this table alone (history.TABLE_VERBS).
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)

@@ -36,7 +36,8 @@ What the site keeps beyond the format goes under ``extra`` keys, as the format a
   time was called: no round follows it);
   ``withdrew`` (player id -> rounds played before withdrawing: later rounds have no pips for
   them) and ``joined`` (a late arrival's id -> the first round played: earlier rounds have no
-  pips for them, the site scores them the table's highest);
+  pips for them, the site scores them the table's highest); ``added_minutes`` (minutes a
+  director gave this table alone: its time is called that long after the stage's);
 - ``rounds[].extra``: ``entered_at``, ``changes`` (the score audit trail) and
   ``awaiting_confirmation`` (a phone's round no second player has confirmed yet);
 - ``infractions[].extra``: ``logged_at``, and when changed by a director ``original_action``,

@@ -763,10 +763,20 @@ class _Checks:
             self.table_size(plan, at(place, "players"))
             if extra is not None:
                 self.game_over(extra.game_over_after, at(place, "extra"), plan)
+                self.table_minutes(extra.added_minutes, at(place, "extra"))
             if _ok(table.infractions):
                 self.infractions(table.infractions, at(place, "infractions"), stage, plan)
             out.append(plan)
         return out
+
+    def table_minutes(self, added: Any, where: str) -> None:
+        """Minutes a director gave one table: only a timed game has a limit to lengthen."""
+        minutes = self.rules.game_minutes if self.rules else None
+        if _ok(added) and added and not minutes:
+            self.error(
+                at(where, "added_minutes"),
+                _("an untimed game has no time limit to lengthen (event.rules.game_minutes)"),
+            )
 
     def game_over(self, after: Any, where: str, table: TablePlan) -> None:
         """The round after which the table's game was marked over (time called): the table's

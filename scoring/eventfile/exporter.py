@@ -258,6 +258,8 @@ def export_event(event: Event) -> dict[str, Any]:
             extra["withdrew"] = {ids[pk]: n for pk, n in sheet.left.items()}
         if sheet.joined:
             extra["joined"] = {ids[pk]: n for pk, n in sheet.joined.items()}
+        if sheet.table.clock_added:
+            extra["added_minutes"] = round(sheet.table.clock_added.total_seconds() / 60)
         if extra:
             out["extra"] = extra
         return out

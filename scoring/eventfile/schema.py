@@ -434,6 +434,9 @@ class TableExtra(Extra):
     joined: dict[str, Int(1, SMALL_MAX)] | None = Field(
         None, description="A late arrival's id -> the first round played"
     )
+    added_minutes: Int(1, 600) | None = Field(
+        None, description="Minutes a director added to this table's clock alone"
+    )
 
 
 class TableEntry(Shape):

@@ -102,7 +102,12 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
         stage.kept_advancers = advancers
     Stage.objects.bulk_update([stage for stage, _advancers in kept], ["kept_advancers"])
     tables = Table.objects.bulk_create(
-        Table(stage=stage, number=t.number, game_over_after=t.extra.game_over_after)
+        Table(
+            stage=stage,
+            number=t.number,
+            game_over_after=t.extra.game_over_after,
+            clock_added=timedelta(minutes=t.extra.added_minutes or 0),
+        )
         for stage, s in zip(stages, file.stages, strict=True)
         for t in s.tables
     )

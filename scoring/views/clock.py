@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import Http404, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -25,9 +25,11 @@ from tournament.caching import version_key
 from tournament.clock import clock_time, read_clock
 from tournament.game.clock import ClockError
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
+from tournament.models import Table
 from tournament.services.clock import (
     add_minutes,
     call_time,
+    change_table_minutes,
     pause_clock,
     resume_clock,
     start_clock,
@@ -35,12 +37,16 @@ from tournament.services.clock import (
 )
 
 
-def room_clock(stage) -> tuple:
+def room_clock(stage, table=None) -> tuple:
     """The clock reading and, for the room, which tables have played all their engines: counted
     once per change of the event (every screen asks every few seconds; the reading is not
-    kept, it moves with time). A one-round playoff has none."""
+    kept, it moves with time). A one-round playoff has none. With ``table``, that table's own
+    clock (the minutes a director gave it), as its phone shows it."""
     if not stage.has_clock:
         raise Http404("A playoff has no clock.")
+    if table is not None:
+        reading = read_clock(stage, table=table)
+        return reading, reading.as_json()
     finished, table_count = cache.get_or_set(
         f"finished-tables:{version_key(stage.event)}:{stage.pk}",
         lambda: finished_tables(stage),
@@ -82,7 +88,14 @@ class ClockJsonView(StageMixin, View):
     """What every screen re-syncs from: remaining seconds, state, server time, tables done."""
 
     def get(self, request, *args, **kwargs):
-        return JsonResponse(room_clock(self.stage)[1])
+        number = request.GET.get("table", "")
+        table = None
+        if number:  # a table's phone: its own clock
+            if not re.fullmatch(r"[0-9]{1,5}", number):
+                raise Http404("No such table.")
+            table = get_object_or_404(Table, stage=self.stage, number=int(number))
+            table.stage = self.stage
+        return JsonResponse(room_clock(self.stage, table)[1])
 
 
 class ClockControlView(DirectorRequiredMixin, StageMixin, View):
@@ -138,3 +151,55 @@ class ClockControlView(DirectorRequiredMixin, StageMixin, View):
             return
         left = read_clock(self.stage).digits
         messages.success(request, done % {"left": left})
+
+
+class TableTimeView(DirectorRequiredMixin, StageMixin, View):
+    """Minutes for one table alone (a late start, a spilled set), added or taken back with a
+    reason: from the stage's clock (the table's number typed) or the table's own page."""
+
+    http_method_names = ["post"]
+
+    def post(self, request, *args, **kwargs):
+        number = request.POST.get("table", "").strip()
+        minutes = request.POST.get("minutes", "").strip()
+        remove = request.POST.get("action") == "remove"
+        back = redirect("standings", self.event.slug, self.stage.number)
+        if request.POST.get("back") == "table" and re.fullmatch(r"[0-9]{1,5}", number):
+            back = redirect("enter_round", self.event.slug, self.stage.number, int(number))
+        try:
+            if not re.fullmatch(r"[0-9]{1,5}", number):
+                raise ClockError(_("Give the table's number."))
+            if not re.fullmatch(r"[0-9]{1,3}", minutes):
+                raise ClockError(_("Give the minutes as a whole number."))
+            table = change_table_minutes(
+                self.stage,
+                int(number),
+                request.user,
+                int(minutes),
+                request.POST.get("reason", ""),
+                remove=remove,
+                key=posted_key(request),
+            )
+        except ClockError as refusal:
+            self.refused(refusal)
+            return back
+        table.stage = self.stage
+        values = {
+            "t": table.number,
+            "m": int(minutes),
+            "left": read_clock(self.stage, table=table).digits,
+        }
+        if remove:
+            done = ngettext(
+                "Table %(t)s: %(m)s minute taken back, %(left)s left.",
+                "Table %(t)s: %(m)s minutes taken back, %(left)s left.",
+                int(minutes),
+            )
+        else:
+            done = ngettext(
+                "Table %(t)s: %(m)s minute added, %(left)s left.",
+                "Table %(t)s: %(m)s minutes added, %(left)s left.",
+                int(minutes),
+            )
+        messages.success(request, done % values)
+        return back

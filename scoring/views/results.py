@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
@@ -40,6 +41,7 @@ from scoring.results import (
     next_stage_plan,
     not_yet_created,
     progressive_moves,
+    short_table_notes,
     table_division,
     walkover,
     walkover_undecided,
@@ -67,7 +69,7 @@ from scoring.sheets import (
 from scoring.views.infractions import sheet_infractions
 from scoring.views.seating import allow_redirect, posted_size, size_offer
 from tournament.caching import LiveMixin, fragment_key, identity_key, kept_read, version_key
-from tournament.clock import read_clock
+from tournament.clock import read_clock, table_clock
 from tournament.finals import event_plans, event_roads
 from tournament.game import formats
 from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
@@ -497,8 +499,16 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
         ):
             ctx["walkover_undecided"] = walkover_undecided(self.stage)
         if read_clock(self.stage).called_at is not None and not self.stage.closed:
+            # A table with minutes of its own is marked over once its own time is called.
             waiting = {t.pk for t in ctx["waiting"]}
-            ctx["unmarked"] = [s for s in sheets[stage] if s.table.pk in waiting]
+            now = timezone.now()
+            ctx["unmarked"] = [
+                s
+                for s in sheets[stage]
+                if s.table.pk in waiting
+                and table_clock(s.table, self.stage).effective_time_called_at(now) is not None
+            ]
+        ctx["short_tables"] = short_table_notes(stage, sheets[stage])
         if not stage.closed:
             stage.closed = True  # preview: the results as if the director confirmed
         results = compute_results(self.event, sheets)

@@ -36,6 +36,9 @@
     const label = root.querySelector("[data-clock-label]");
     const finished = root.querySelector("[data-clock-finished]");
     const finishedCount = root.querySelector("[data-clock-finished-count]");
+    const added = root.querySelector("[data-clock-added]");
+    const extraBox = root.querySelector("[data-clock-extra-box]");
+    const extra = root.querySelector("[data-clock-extra]");
     let reading = config.clock;
     let readAt = performance.now();
     let syncing = false;
@@ -85,6 +88,26 @@
       if (finishedCount) finishedCount.textContent = reading.finished_tables.length;
     }
 
+    // A table's own minutes (its phone), and on the room's clock the tables that have some.
+    function renderExtra() {
+      if (added) {
+        const minutes = reading.added_minutes || 0;
+        added.hidden = !minutes;
+        added.textContent = minutes ? config.added_label.replace("%(m)s", minutes) : "";
+      }
+      if (extra && extraBox) {
+        const texts = reading.extra_tables || [];
+        extra.replaceChildren(
+          ...texts.map((text) => {
+            const li = document.createElement("li");
+            li.textContent = text;
+            return li;
+          }),
+        );
+        extraBox.hidden = !texts.length;
+      }
+    }
+
     // A change announced while a reading is on its way may be newer than that reading: ask
     // once more when it arrives.
     let again = false;
@@ -103,6 +126,7 @@
           readAt = performance.now();
           root.removeAttribute("data-stale");
           renderTables();
+          renderExtra();
           render();
         })
         .catch(() => root.setAttribute("data-stale", "")) // keep counting from the last reading

@@ -263,3 +263,152 @@ class Clock:
         if not 1 <= minutes <= 600:
             raise ClockError(Message("Add between 1 and 600 minutes"))
         return replace(self, limit=self.limit + timedelta(minutes=minutes))
+
+
+# -- one table's time -------------------------------------------------------------------------
+
+MAX_TABLE_MINUTES = 600
+
+
+@dataclass(frozen=True)
+class TableClock:
+    """One table's clock: its stage's, plus minutes a director added to this table alone (a
+    late start, a spilled set). PRODUCT.md §15: "minutes added to one table move that table's
+    clock only".
+
+    The rule, where PRODUCT.md is silent, as a director runs the room:
+
+    - A table's end is its stage's end plus the table's minutes. The stage's end is when the
+      room's time is called: by the stage's clock running out, or by a director's call.
+    - So the room's "time called" applies to the tables without extra time; a table with extra
+      minutes plays on after it and its own time is called when its own minutes run out
+      (call + minutes). Before the room's call, the table's clock runs (and pauses) with the
+      stage's, its minutes ahead of the room's.
+    - A director's call by hand gives such a table its minutes after the call, too: they were
+      owed for time the table lost, whenever the room stops.
+    - An untimed stage has no limit to lengthen: a table's minutes count only on a timed clock
+      (an event made untimed later keeps them, unused).
+
+    ``TableClock`` reads like a ``Clock`` (state, remaining, elapsed, time called), so a page
+    shows a table's clock as it shows its stage's.
+    """
+
+    stage: Clock
+    added: timedelta = ZERO
+
+    def __post_init__(self) -> None:
+        if self.added < ZERO:
+            raise ValueError(f"A table's added time cannot be negative, got {self.added}")
+
+    @property
+    def extra(self) -> timedelta:
+        """The minutes that count: none on an untimed clock."""
+        return self.added if self.stage.limit is not None else ZERO
+
+    @property
+    def timed(self) -> bool:
+        return self.stage.timed
+
+    @property
+    def limit(self) -> timedelta | None:
+        return None if self.stage.limit is None else self.stage.limit + self.added
+
+    @property
+    def started_at(self) -> datetime | None:
+        return self.stage.started_at
+
+    def room_called_at(self, now: datetime) -> datetime | None:
+        """When the room's time was called (the stage's clock), if it has been."""
+        return self.stage.effective_time_called_at(now)
+
+    def ends_at(self, now: datetime) -> datetime | None:
+        """When this table's time is (or will be) called, if that is known now: ``None`` before
+        the start, while paused, and on an untimed clock before a call."""
+        called = self.room_called_at(now)
+        if called is not None:
+            return called + self.extra
+        expires = self.stage.expires_at
+        return None if expires is None else expires + self.extra
+
+    def effective_time_called_at(self, now: datetime) -> datetime | None:
+        """When this table's time was called: the room's call plus the table's minutes, once
+        that moment has come; ``None`` before."""
+        _check_aware(now)
+        called = self.room_called_at(now)
+        if called is None:
+            return None
+        end = called + self.extra
+        return end if end <= now else None
+
+    def in_extra_time(self, now: datetime) -> bool:
+        """Whether the room's time is called and this table plays on in its own minutes."""
+        return self.room_called_at(now) is not None and self.effective_time_called_at(now) is None
+
+    def state(self, now: datetime) -> ClockState:
+        """As ``Clock.state``; a table in its extra time is "running"."""
+        if self.stage.started_at is None:
+            return "not_started"
+        if self.effective_time_called_at(now) is not None:
+            return "time_called"
+        if self.in_extra_time(now):
+            return "running"
+        return self.stage.state(now)
+
+    def elapsed(self, now: datetime) -> timedelta:
+        """The stage's play time, and the table's own minutes played after the room's call."""
+        played = self.stage.elapsed(now)
+        called = self.room_called_at(now)
+        if called is not None:
+            played += max(min(now, called + self.extra) - called, ZERO)
+        return played
+
+    def remaining(self, now: datetime) -> timedelta | None:
+        """The table's time left (``None`` untimed): the stage's and its own minutes before the
+        room's call, its own minutes after; zero once its time is called."""
+        _check_aware(now)
+        if self.stage.limit is None:
+            return None
+        called = self.room_called_at(now)
+        if called is None:
+            return self.stage.remaining(now) + self.extra
+        return max(called + self.extra - now, ZERO)
+
+    def in_last_minutes(self, now: datetime, minutes: float = 5) -> bool:
+        remaining = self.remaining(now)
+        if remaining is None or self.state(now) not in ("running", "paused"):
+            return False
+        return remaining <= timedelta(minutes=minutes)
+
+    # -- a director's change ------------------------------------------------------------------
+    def add_minutes(self, minutes: int) -> TableClock:
+        """Give the table ``minutes`` more (1 to 600 at a time, 600 in all)."""
+        if self.stage.limit is None:
+            raise ClockError(Message("An untimed game has no time limit to lengthen"))
+        if not 1 <= minutes <= MAX_TABLE_MINUTES:
+            raise ClockError(Message("Add between 1 and 600 minutes"))
+        added = self.added + timedelta(minutes=minutes)
+        if added > timedelta(minutes=MAX_TABLE_MINUTES):
+            raise ClockError(Message("A table can have at most 600 minutes added"))
+        return replace(self, added=added)
+
+    def remove_minutes(self, minutes: int) -> TableClock:
+        """Take back minutes given by mistake, at most those the table has."""
+        if minutes < 1:
+            raise ClockError(Message("Give the minutes to remove, 1 or more"))
+        have = int(self.added.total_seconds() // 60)
+        if have == 0:
+            raise ClockError(Message("This table has no minutes added"))
+        if minutes > have:
+            raise ClockError(
+                Message("Remove at most the %(have)s min added to this table", have=have)
+            )
+        return replace(self, added=self.added - timedelta(minutes=minutes))
+
+
+def short_tables(rounds: dict[int, int]) -> tuple[list[tuple[int, int]], int]:
+    """The tables of a stage that played fewer rounds than the most any of its tables played:
+    ([(table number, rounds played)], the most), tables in number order. PRODUCT.md §15: "the
+    stage's close names every table that played fewer rounds than the most any table of the
+    stage played"."""
+    most = max(rounds.values(), default=0)
+    return [(n, played) for n, played in sorted(rounds.items()) if played < most], most

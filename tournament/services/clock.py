@@ -10,10 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament.clock import _FIELDS, stage_clock
-from tournament.game.clock import ZERO, Clock, ClockError
+from tournament.clock import _FIELDS, minutes_of, stage_clock
+from tournament.game.clock import ZERO, Clock, ClockError, TableClock
 from tournament.history import claim, log_action
-from tournament.models import ClockAction, ClockEvent, Stage
+from tournament.models import ClockAction, ClockEvent, Stage, Table
 
 # -- the buttons ------------------------------------------------------------------------------
 
@@ -154,3 +154,55 @@ def add_minutes(
         minutes=minutes,
         reason=reason,
     )
+
+
+# -- one table's minutes ----------------------------------------------------------------------
+
+
+def change_table_minutes(
+    stage: Stage,
+    number: int,
+    user,
+    minutes: int,
+    reason: str,
+    *,
+    remove: bool = False,
+    key: str | None = None,
+) -> Table:
+    """A director gives one table minutes of its own (a late start, a spilled set), or takes
+    back minutes given by mistake, with a reason: that table's time is called that long after
+    the room's (tournament/game/clock.py ``TableClock``). Once per form key, with the event,
+    the stage and the table locked; the history says it, and every screen of the event reads
+    the clocks again (the stage's list of tables with extra time changes too)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        stage.event.locked()
+        locked = Stage.objects.select_for_update().select_related("event").get(pk=stage.pk)
+        table = Table.objects.select_for_update().filter(stage=locked, number=number).first()
+        if table is None:
+            raise ClockError(_("%(s)s has no table %(t)s.") % {"s": locked.title, "t": number})
+        if claim(key, user) is not None:  # the same button press, sent again
+            return table
+        if locked.closed:
+            raise ClockError(_("This stage is closed: its clock can no longer be changed."))
+        if not locked.has_clock:
+            raise ClockError(_("A playoff is one round: it has no clock."))
+        if not remove and table.game_over_after is not None:
+            raise ClockError(
+                _("Table %(t)s's game is marked over: reopen it first.") % {"t": number}
+            )
+        before = TableClock(stage_clock(locked), table.clock_added or ZERO)
+        after = before.remove_minutes(minutes) if remove else before.add_minutes(minutes)
+        table.clock_added = after.added
+        table.save(update_fields=["clock_added"])
+        log_action(
+            locked.event,
+            "table.minutes_removed" if remove else "table.minutes_added",
+            user,
+            stage=locked,
+            reason=reason,
+            table=number,
+            minutes=minutes,
+            total=minutes_of(after.added),
+        )
+    return table

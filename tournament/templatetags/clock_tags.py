@@ -12,17 +12,19 @@ register = template.Library()
 
 
 @register.inclusion_tag("tournament/_clock.html", takes_context=True)
-def stage_clock(context, stage, controls=False, marked=False):
+def stage_clock(context, stage, controls=False, marked=False, table=None):
     """The clock of an open stage; with ``controls``, the buttons and the clock's log;
     ``marked``: the page's checks say the clock's mark (StandingsView.live_extra), so that
     static/js/clock.js need not read clock.json in case a change was missed.
 
     An untimed stage whose clock was never started shows nothing to the public, as before
     there were clocks; directors still get the buttons. A one-round playoff has no clock.
+    ``table``: that table's own clock (its phone, its entry page): the stage's with the minutes
+    a director gave the table.
     """
     if not stage.has_clock:
         return {"reading": None}
-    reading = read_clock(stage)
+    reading = read_clock(stage, table=table)
     controls = bool(controls) and not stage.closed
     if stage.closed or not (reading.shown or controls):
         return {"reading": None}
