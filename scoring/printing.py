@@ -20,7 +20,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import segno
-from PIL import Image, ImageDraw
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
@@ -29,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
+from PIL import Image, ImageDraw
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
