@@ -110,6 +110,7 @@ lint: install-dev
 
 bench: install-dev
 	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench --sheets
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles  # backups/ and .hall-secret-key are kept

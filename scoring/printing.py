@@ -9,6 +9,9 @@ request.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import io
 import mimetypes
 from collections import Counter
 from collections.abc import Callable
@@ -27,12 +30,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
+from PIL import Image, ImageDraw
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from scoring.cumulative import cumulative_standings, out_note
 from scoring.lists import place_text, shown_total
 from scoring.results import compute_results
+from scoring.sheet_reader.layout import MARGIN, SCHEME, SheetLayout
 from scoring.sheets import TableSheet, event_summaries
 from tournament.clock import read_clock, table_clock
 from tournament.game import formats
@@ -140,9 +145,68 @@ def table_blocks(count: int, size: int = SHEETS_PER_PDF) -> list[tuple[int, int]
     return [(first, min(first + size - 1, count)) for first in range(1, count + 1, size)]
 
 
+PAPER_LETTERS = {"letter": "L", "A4": "A"}  # a sheet version's paper
+
+
+def sheet_layout(sheet: TableSheet, paper: str, before: bool) -> SheetLayout:
+    """Where the parts of ``sheet``'s page lie, on ``paper`` ("letter" or "A4")."""
+    return SheetLayout(paper, len(sheet.players), len(sheet.engines), before)
+
+
+def sheet_version(sheet: TableSheet, layout: SheetLayout) -> str:
+    """What the sheet's QR code says of the printed page beside its table: the layout's scheme,
+    the paper, and a fingerprint of the seating and the rows (``1L3f9a2c01``). A photo of a
+    sheet printed before the table was seated again, or on other paper, is told apart."""
+    seats = ",".join(str(p.pk) for p in sheet.players)
+    engines = ",".join(map(str, sheet.engines))
+    key = f"{sheet.table.pk}|{seats}|{engines}|{int(layout.before)}|{layout.paper}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:8]
+    return f"{SCHEME}{PAPER_LETTERS.get(layout.paper, 'L')}{digest}"
+
+
+def paper_of_version(version: str) -> str | None:
+    """The paper a sheet version was printed on ("letter", "A4"), None for another scheme."""
+    if len(version) != 10 or version[0] != str(SCHEME):
+        return None
+    return next((paper for paper, letter in PAPER_LETTERS.items() if letter == version[1]), None)
+
+
+def _png_uri(image) -> str:
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+
+
+# A corner mark: a solid black square, as an image (a drawn square's edges would join the grid's
+# ruling for a program that reads the grid's lines).
+MARK_IMAGE = _png_uri(Image.new("L", (8, 8), 0))
+
+_boxes_images: dict[tuple[float, float, float], str] = {}
+
+
+def digit_boxes_uri(layout: SheetLayout) -> str:
+    """The three light digit boxes of a pip cell as a PNG ``data:`` URI (an image, 600 dpi:
+    crisp on paper, and no lines for a program that reads the grid's ruling)."""
+    (width, height), gap = layout.box_size, layout.box_gap
+    key = (width, height, gap)
+    if key not in _boxes_images:
+        dots = 600 / 25.4
+        strip_w, strip_h = layout.strip()
+        image = Image.new("L", (round(strip_w * dots), round(strip_h * dots)), 255)
+        draw = ImageDraw.Draw(image)
+        line = max(1, round(0.2 * dots))
+        for i in range(3):
+            left = round(i * (width + gap) * dots)
+            box = (left, 0, left + round(width * dots) - 1, round(height * dots) - 1)
+            draw.rectangle(box, outline=170, width=line)
+        _boxes_images[key] = _png_uri(image)
+    return _boxes_images[key]
+
+
 @dataclass
 class SheetPage:
-    """One printed sheet: the table's sheet, its live page's address and that as a QR code."""
+    """One printed sheet: the table's sheet, its live page's address and that as a QR code
+    (with the sheet's version, for the camera), and where its parts lie on the page."""
 
     sheet: TableSheet
     live_url: str
@@ -150,6 +214,8 @@ class SheetPage:
     # A cumulative event: each player's cumulative total before this game, seat order ("—":
     # none yet); None on other sheets.
     before: list[str] | None = None
+    layout: SheetLayout | None = None
+    version: str = ""
     # When this table's time was called: the room's, or later for a table a director gave
     # minutes of its own (tournament.clock.table_clock); None while it plays.
     time_called: datetime | None = None
@@ -166,7 +232,38 @@ class SheetPage:
     @property
     def compact(self) -> bool:
         """Many players or engines: smaller type, so the sheet still fits its one page."""
-        return len(self.sheet.players) > 5 or len(self.sheet.engines) > 13
+        return self.layout.compact
+
+    @property
+    def marks(self):
+        """The corner marks, from the page's content box (the section's top left corner)."""
+        return [_inside(box) for box in self.layout.marks()]
+
+    @property
+    def mark_image(self) -> str:
+        return MARK_IMAGE
+
+    @property
+    def boxes(self) -> str:
+        return digit_boxes_uri(self.layout)
+
+    @property
+    def strips(self):
+        """The digit boxes to print, a list per engine row not played yet (every row of a
+        blank sheet): each pip cell's strip, from the content box."""
+        played = {r.engine for r in self.sheet.rounds}
+        return [
+            [_inside(self.layout.strip_at(row, col)) for col in range(len(self.sheet.players))]
+            for row, engine in enumerate(self.sheet.engines)
+            if self.layout.readable and (self.blank or engine not in played)
+        ]
+
+    blank: bool = False
+
+
+def _inside(box) -> dict:
+    """A box of the page as CSS millimetres from the content box's top left corner."""
+    return {"x": round(box.x - MARGIN, 3), "y": round(box.y - MARGIN, 3), "w": box.w, "h": box.h}
 
 
 def sheets_context(
@@ -179,6 +276,7 @@ def sheets_context(
     phone): only the directors' sheets, never a public download."""
     event = stage.event
     before = cumulative_before(stage)
+    paper = page_size(event)
     pages = []
     now = timezone.now()
     for sheet in sheets:
@@ -191,7 +289,12 @@ def sheets_context(
         if before is not None:
             shown = [shown_total(before.get(p.pk)) for p in sheet.players]
         called = table_clock(sheet.table, stage).effective_time_called_at(now)
-        pages.append(SheetPage(sheet, url, qr_data_uri(url), shown, called))
+        layout = sheet_layout(sheet, paper, before is not None)
+        version = sheet_version(sheet, layout)
+        qr = qr_data_uri(f"{url}?sheet={version}")
+        pages.append(
+            SheetPage(sheet, url, qr, shown, layout, version, time_called=called, blank=blank)
+        )
     clock = read_clock(stage, now)
     return {
         "event": event,

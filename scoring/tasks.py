@@ -44,7 +44,7 @@ from django.db import connection, transaction
 from django.tasks import task
 
 from scoring import plausibility
-from scoring.services import backups, imports, printing
+from scoring.services import backups, imports, printing, sheet_reading
 from scoring.services import ratings as ratings_service
 from tournament.models import Event, Stage
 
@@ -57,6 +57,16 @@ EXIT_SECONDS = 20  # how long a stopping process waits for its last backups
 def render_block(block_id: int) -> None:
     """Render one block of a print job (scoring/services/printing.py)."""
     printing.render_block(block_id)
+
+
+@task()
+def read_sheet(table_id: int, photo: str, language: str = "en") -> dict:
+    """Read a photo of a table's filled sheet (scoring/services/sheet_reading.py): a few
+    seconds of the worker's CPU, never the request's."""
+    from django.utils import translation
+
+    with translation.override(language):
+        return sheet_reading.read_for_task(table_id, photo)
 
 
 @task()

@@ -136,6 +136,9 @@ def parse_args(argv=None):
         "--hall", action="store_true", help="only the hall during play (issue 32 item 4)"
     )
     parser.add_argument(
+        "--sheets", action="store_true", help="only the camera's reading of sheets (issue 51)"
+    )
+    parser.add_argument(
         "--hosted", action="store_true", help="only push on a hosted site (issue 48 item 3)"
     )
     return parser.parse_args(argv)
@@ -340,6 +343,10 @@ def main(argv=None) -> int:
             if args.event_files:
                 event_files(int(args.players or 100_000))
                 return 0
+            if args.sheets:
+                from tests.bench_sheets import run as sheets_bench
+
+                return sheets_bench()
             if args.hall:
                 from tests.bench_hall import run as hall_bench
 
