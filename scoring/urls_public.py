@@ -19,6 +19,7 @@ from scoring.views import printing as pdf
 from scoring.views import series as series_pages
 
 urlpatterns = [
+    path("", archive.HomeView.as_view(), name="home"),  # the events, the past ones' medallists
     # The public read-only API (issue 50 item 5): JSON, described at /api/openapi.json.
     path("api/", api.IndexView.as_view(), name="api"),
     path("api/openapi.json", api.SchemaView.as_view(), name="api_schema"),

@@ -1,19 +1,36 @@
-"""Records across events (issue 16 item 3); past events are on the home page
-(``{% past_events %}``) and a player's other events on their page."""
+"""The home page (the events, and the latest past events with their medallists), records
+across events (issue 16 item 3); a player's other events are on their page."""
 
 import re
 
 from django.contrib import messages
+from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
-from django.views.generic import TemplateView
+from django.views.generic import ListView, TemplateView
 
-from scoring.archive import records
+from scoring.archive import past_events, records
 from scoring.models import Series
 from scoring.services.archive import PersonRefusal, keep_apart, link_same_person
 from tournament.mixins import DirectorRequiredMixin, EventMixin
-from tournament.models import Player
+from tournament.models import Event, Player
+
+
+class HomeView(ListView):
+    """The site's home page: the events listed, then the latest past events' medallists."""
+
+    template_name = "scoring/home.html"
+    context_object_name = "events"
+
+    def get_queryset(self):
+        # as Player's REGISTERED
+        registered = Count("players", filter=Q(players__withdrawn=False, players__waiting=""))
+        return Event.objects.listed().annotate(player_count=registered)
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(past=past_events(timezone.localdate()), **kwargs)
 
 
 class RecordsView(TemplateView):

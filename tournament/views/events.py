@@ -1,11 +1,11 @@
-"""Event pages: the home page, an event's page and finding one's table (public); creating,
+"""Event pages: an event's page and finding one's table (public); creating,
 editing, archiving and deleting an event, its scorekeepers and its history (directors)."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMixin
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch
 from django.shortcuts import redirect
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
@@ -36,16 +36,6 @@ from tournament.services.events import (
 from tournament.views.signup import signup_context
 
 # -- public -----------------------------------------------------------------------------------
-
-
-class HomeView(ListView):
-    template_name = "tournament/home.html"
-    context_object_name = "events"
-
-    def get_queryset(self):
-        # as Player's REGISTERED
-        registered = Count("players", filter=Q(players__withdrawn=False, players__waiting=""))
-        return Event.objects.listed().annotate(player_count=registered)
 
 
 def stage_counts(event: Event) -> tuple[dict[int, int], dict[int, int]]:
