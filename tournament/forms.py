@@ -120,6 +120,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             "finals_big_final",
             "sheet_language",
             *SIGNUP_FIELDS,
+            "results_held",
         ]
         # A date picker takes ISO dates whatever the page's language (French shows 22/11/2026).
         widgets = {
@@ -164,6 +165,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             ),
             Fieldset(_("Divisions by age (for imported lists)"), "age_brackets", "age_on"),
             Fieldset(_("Sign-up on the event's page"), *SIGNUP_FIELDS),
+            Fieldset(_("Publishing"), "results_held"),
         )
         self.helper.render_hidden_fields = True
         self.helper.add_input(Submit("save", _("Save event")))

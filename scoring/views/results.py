@@ -75,25 +75,48 @@ from tournament.models import Medal, StageKind, Table
 from tournament.text import name_sort_key, translated
 
 
+def public_key(view) -> str:
+    """The cached parts' key of a page of the event: its version, and what the reader may see
+    (a draft seating, results held: issue 49 item 4), so a director's render is never shown
+    to the public."""
+    hidden = (getattr(view, "seating_hidden", False), view.results_hidden, view.is_director)
+    return f"{fragment_key(view.event)}.{''.join(str(int(h)) for h in hidden)}"
+
+
 class ResultsMixin(LiveMixin, EventMixin):
     """The bracket and the results: computed only when their cached part misses."""
+
+    @cached_property
+    def seating_hidden(self) -> bool:
+        """A stage's seating is a draft and the reader is no director: the results are made
+        as if it were not seated (issue 49 item 4)."""
+        return not self.is_director and self.event.stages.filter(seating_draft=True).exists()
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         event = self.event
+        drafts = self.seating_hidden
         results = SimpleLazyObject(
             lambda: kept_read(
-                f"results:{version_key(event)}",
-                lambda: compute_results(event, event_summaries(event)),
+                f"results:{version_key(event)}:{int(drafts)}",
+                lambda: compute_results(event, published(event_summaries(event), drafts)),
             )
         )
         ctx["results"] = results
         ctx["bracket"] = SimpleLazyObject(lambda: bracket(results))
         ctx["medal_rows"] = SimpleLazyObject(lambda: medal_rows(results))
         ctx["board"] = SimpleLazyObject(lambda: cumulative_board(results, ctx["medal_rows"]))
-        ctx["fragment_key"] = fragment_key(self.event)
+        ctx["fragment_key"] = public_key(self)
         ctx["fragment_seconds"] = settings.FRAGMENT_CACHE_SECONDS
         return ctx
+
+
+def published(summaries: dict, drafts: bool) -> dict:
+    """The stages' sheets as the public may see them: a draft seating's stage with no table
+    (``drafts``: some stage is a draft and the reader is no director)."""
+    if not drafts:
+        return summaries
+    return {stage: [] if stage.seating_draft else sheets for stage, sheets in summaries.items()}
 
 
 def bracket(results):
@@ -535,12 +558,18 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
                 return redirect("advance", self.event.slug, self.stage.number)
             if request.POST.get("action") == "seat_next":
                 allow = posted_size(request.POST.get("allow"))
-                seated = seat_next_stage(self.event, user=request.user, key=key, allow=allow)
-                messages.success(request, _("%(s)s seated.") % {"s": seated.title})
+                seated = seat_next_stage(
+                    self.event, user=request.user, key=key, allow=allow, publish=False
+                )
+                messages.success(request, drafted(seated))
                 blank_on_seating(seated, request.build_absolute_uri("/"))
                 return redirect("seating", self.event.slug, seated.number)
             closed = close_and_seat(
-                self.stage, request.user, key, override=request.POST.get("override", "")[:300]
+                self.stage,
+                request.user,
+                key,
+                override=request.POST.get("override", "")[:300],
+                publish=False,
             )
         except (AdvanceError, RoundRejected) as refusal:
             self.refused(refusal)
@@ -555,10 +584,15 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             if offer:
                 return redirect(offer)
         if closed.seated is not None:
-            messages.success(request, _("%(s)s seated.") % {"s": closed.seated.title})
+            messages.success(request, drafted(closed.seated))
             blank_on_seating(closed.seated, request.build_absolute_uri("/"))
             return redirect("seating", self.event.slug, closed.seated.number)
         return redirect("advance", self.event.slug, self.stage.number)
+
+
+def drafted(stage) -> str:
+    """The message of a stage seated from the close page: a draft until published."""
+    return _("%(s)s seated as a draft: players see it once you publish it.") % {"s": stage.title}
 
 
 class StandingsView(LiveMixin, StageMixin, TemplateView):
@@ -577,7 +611,9 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         stage, event = self.stage, self.event
         stage.event = event
         sort = standings_sort(self.request.GET.get("sort", ""))
-        if is_game(event, stage, ctx["stages"]):
+        if self.seating_hidden:  # a draft: nobody seated as far as the public knows
+            sheets = []
+        elif is_game(event, stage, ctx["stages"]):
             # A cumulative event's game: its totals beside the running totals (issue 30).
             results = SimpleLazyObject(lambda: compute_results(event, event_summaries(event)))
             sheets = SimpleLazyObject(lambda: results.sheets[stage])
@@ -586,17 +622,19 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         else:
             sheets = SimpleLazyObject(lambda: stage_summaries(stage))
         standings = SimpleLazyObject(lambda: shown_standings(stage, sheets))
+        if self.results_hidden:
+            standings = []
         ctx.update(
             sheets=sheets,
             rows=standings,
-            table_count=stage.tables.count(),
+            table_count=0 if self.seating_hidden else stage.tables.count(),
             sort=sort,
             headers=standings_headers(sort),
             tie_format=tie_format(),
             plain_rows=SimpleLazyObject(lambda: standings_rows(event, stage, standings, sort)),
             cards=SimpleLazyObject(lambda: table_cards(event, stage, sheets)),
             progress_note=SimpleLazyObject(lambda: progress_text(stage_progress(stage, sheets))),
-            fragment_key=fragment_key(event),
+            fragment_key=public_key(self),
             fragment_seconds=settings.FRAGMENT_CACHE_SECONDS,
             spread=SimpleLazyObject(
                 lambda: spread_chart(
@@ -617,6 +655,7 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
 
 class TableSheetView(LiveMixin, TableMixin, TemplateView):
     template_name = "scoring/table_sheet.html"
+    hides = ("seating",)
     live_regions = {"live-sheet": "scoring/_sheet_live.html"}
 
     @cached_property
