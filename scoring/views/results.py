@@ -65,12 +65,19 @@ from scoring.sheets import (
     table_sheet,
 )
 from scoring.views.infractions import sheet_infractions
-from scoring.views.seating import allow_redirect, posted_size, size_offer
+from scoring.views.seating import DRAFT_NOTE, allow_redirect, posted_size, size_offer
 from tournament.caching import LiveMixin, fragment_key, identity_key, kept_read, version_key
 from tournament.clock import read_clock
 from tournament.finals import event_plans, event_roads
 from tournament.game import formats
-from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
+from tournament.mixins import (
+    DirectorRequiredMixin,
+    EventMixin,
+    StageMixin,
+    TableMixin,
+    not_published_response,
+    posted_key,
+)
 from tournament.models import Medal, StageKind, Table
 from tournament.text import name_sort_key, translated
 
@@ -561,7 +568,7 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
                 seated = seat_next_stage(
                     self.event, user=request.user, key=key, allow=allow, publish=False
                 )
-                messages.success(request, drafted(seated))
+                drafted(request, seated)
                 blank_on_seating(seated, request.build_absolute_uri("/"))
                 return redirect("seating", self.event.slug, seated.number)
             closed = close_and_seat(
@@ -584,15 +591,16 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             if offer:
                 return redirect(offer)
         if closed.seated is not None:
-            messages.success(request, drafted(closed.seated))
+            drafted(request, closed.seated)
             blank_on_seating(closed.seated, request.build_absolute_uri("/"))
             return redirect("seating", self.event.slug, closed.seated.number)
         return redirect("advance", self.event.slug, self.stage.number)
 
 
-def drafted(stage) -> str:
-    """The message of a stage seated from the close page: a draft until published."""
-    return _("%(s)s seated as a draft: players see it once you publish it.") % {"s": stage.title}
+def drafted(request, stage) -> None:
+    """The messages of a stage seated from the close page: seated, a draft until published."""
+    messages.success(request, _("%(s)s seated.") % {"s": stage.title})
+    messages.info(request, DRAFT_NOTE)
 
 
 class StandingsView(LiveMixin, StageMixin, TemplateView):
@@ -655,7 +663,15 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
 
 class TableSheetView(LiveMixin, TableMixin, TemplateView):
     template_name = "scoring/table_sheet.html"
-    hides = ("seating",)
+
+    def page_response(self, request, *args, **kwargs):
+        """A draft seating's table says "not published yet" to a reader who is no director
+        (asked once the cached answers missed: a phone's check costs the event's query alone;
+        none is kept for a draft, which no public render made)."""
+        if self.seating_hidden:
+            return not_published_response(request, self.event, "seating", self.stage)
+        return super().page_response(request, *args, **kwargs)
+
     live_regions = {"live-sheet": "scoring/_sheet_live.html"}
 
     @cached_property

@@ -216,8 +216,6 @@ def seat_stage(
         seeding = {"rated": sum(pk in strength for pk in drawn), "players": len(drawn)}
     stage.seating_draft = not publish
     Stage.objects.filter(pk=stage.pk).update(seating_draft=stage.seating_draft)
-    if not publish:
-        seeding["draft"] = True
     log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables), **seeding)
     if publish:
         mail_seated(stage)
