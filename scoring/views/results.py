@@ -650,6 +650,8 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
                 )
             ),
         )
+        # A draft's page has no region to follow: it loads itself again once the event moves.
+        ctx["live_reload"] = self.seating_hidden
         if ctx["table_count"] > SHEETS_PER_PDF:  # one PDF of every sheet would take minutes
             ctx["sheet_blocks"] = table_blocks(ctx["table_count"])
         return ctx

@@ -11,6 +11,7 @@ from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.results import AdvanceError, game_stages, previous_tables
 from scoring.services.printing import blank_on_seating
 from scoring.services.stages import draw_first_game, reseat_game
+from tournament.caching import live_context
 from tournament.forms import MovePlayerForm
 from tournament.game.seating import SeatingError, together, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
@@ -56,7 +57,8 @@ class SeatingView(StageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
-        if self.seating_hidden:  # a draft: the directors' alone
+        if self.seating_hidden:  # a draft: the directors' alone; the page reloads once it moves
+            ctx.update(live_context(self.event), live_reload=True)
             return ctx
         seats = list(Seat.objects.filter(stage=self.stage).select_related("player", "table"))
         ctx["alphabetical"] = sorted(seats, key=lambda s: name_sort_key(s.player.name))
