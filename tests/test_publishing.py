@@ -405,8 +405,7 @@ def test_registrants_are_e_mailed_their_table_once_published_and_when_they_advan
     assert f"http://testserver{links['Ann Lee']}" in body
     cy = seated["cy@example.org"]
     assert (
-        cy["Subject"]
-        == f"Mail Games : Partie 1, vous jouez à la table {table_of(event, 'Cy Wu')}"
+        cy["Subject"] == f"Mail Games : Partie 1, vous jouez à la table {table_of(event, 'Cy Wu')}"
     )
 
     # Game 1 played and closed: the Final, seated as a draft, tells its players once published.
