@@ -390,7 +390,15 @@ def test_registrants_are_e_mailed_their_table_once_published_and_when_they_advan
     draw(director, event)
     work_as_the_worker()
     assert len(mail_server.messages) == signed  # a draft tells nobody
+    private = signer.get(links["Ann Lee"]).content.decode()
+    assert (
+        'id="seats"' not in private
+        and "Your table shows here once the players are seated." in private
+    )
     publish(director, event)
+    assert (
+        f"Table {table_of(event, 'Ann Lee')}</a>" in signer.get(links["Ann Lee"]).content.decode()
+    )
     work_as_the_worker()
     seated = {m["To"]: m for m in mail_server.messages[signed:]}
     assert sorted(seated) == ["ann@example.org", "bo@example.org", "cy@example.org"]
