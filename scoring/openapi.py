@@ -41,7 +41,17 @@ _STAGE = {
     "kind": {"enum": ["qualifying", "semifinal", "final", "playoff"]},
     "division": _STRING,
     "closed": _BOOL,
+    "published": {
+        "type": "boolean",
+        "description": "Its seating is published: false while the directors' draft (no "
+        "standings are given then).",
+    },
     "url": _URL,
+}
+_RESULTS_PUBLISHED = {
+    "type": "boolean",
+    "description": "False while the directors hold the standings and results back (no "
+    "standings or medals are given then).",
 }
 
 SCHEMAS: dict[str, dict[str, Any]] = {
@@ -72,6 +82,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "players": _INT,
             "stages": _list(_ref("StageSummary")),
             "results": _URL,
+            "results_published": _RESULTS_PUBLISHED,
         }
     ),
     "StandingsRow": _object(
@@ -84,7 +95,13 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "withdrew": _BOOL,
         }
     ),
-    "Stage": _object({**_STAGE, "standings": _list(_ref("StandingsRow"))}),
+    "Stage": _object(
+        {
+            **_STAGE,
+            "results_published": _RESULTS_PUBLISHED,
+            "standings": _list(_ref("StandingsRow")),
+        }
+    ),
     "Medal": _object(
         {
             "division": _STRING,
@@ -100,7 +117,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             },
         }
     ),
-    "Results": _object({"slug": _STRING, "medals": _list(_ref("Medal"))}),
+    "Results": _object(
+        {"slug": _STRING, "published": _RESULTS_PUBLISHED, "medals": _list(_ref("Medal"))}
+    ),
     "SeriesSummary": _object({"slug": _STRING, "name": _STRING, "url": _URL}),
     "SeriesList": _object({"series": _list(_ref("SeriesSummary"))}),
     "SeriesRow": _object(

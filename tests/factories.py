@@ -53,6 +53,13 @@ def seat(event, players=None, stage_number=1, seed=1):
     return stage
 
 
+def publish_drafts(client, event) -> None:
+    """Press Publish on the seating page of every stage of ``event`` seated as a draft (the
+    seating page's draw, a stage seated from the close page), as a director does before play."""
+    for number in event.stages.filter(seating_draft=True).values_list("number", flat=True):
+        client.post(f"/director/e/{event.slug}/{number}/seat/", {"action": "publish"})
+
+
 def play(table, rounds, user=None, seed=7):
     """Record ``rounds`` valid rounds at ``table``: one player dominoes, the others hold pips."""
     rng = random.Random(seed)

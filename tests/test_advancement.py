@@ -6,7 +6,7 @@ from scoring.models import Round
 from scoring.results import load_results
 from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
-from tests.factories import make_event, make_players, seat
+from tests.factories import make_event, make_players, publish_drafts, seat
 from tournament.models import Seat, Stage, StageKind, Table
 
 pytestmark = pytest.mark.django_db
@@ -148,7 +148,10 @@ def final(director):
 
 
 def close(client, stage):
-    return client.post(advance_url(stage), {"action": "close"}, follow=True)
+    """Close the stage on its page; the next stage it seats is published, as a director does."""
+    closed = client.post(advance_url(stage), {"action": "close"}, follow=True)
+    publish_drafts(client, stage.event)
+    return closed
 
 
 def medals(event):

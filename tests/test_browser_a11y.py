@@ -17,8 +17,9 @@ from scoring.services.ratings import compute_ratings
 from scoring.services.series import add_event, create_series
 from tests import browser as b
 from tests.factories import make_director, make_event, make_players, seat
-from tournament.models import StageKind, Table
+from tournament.models import Event, StageKind, Table
 from tournament.services.clock import call_time, start_clock
+from tournament.services.seating import seat_stage
 
 pytestmark = pytest.mark.browser
 
@@ -96,6 +97,13 @@ def events(browser, live_server, transactional_db, settings):
     ImportJob.objects.create(by=director, status=ImportStatus.DONE, event=rounds)
     errors = [["players[3].id", '"p1" is the id of players[0] too'], ["stages", "missing"]]
     ImportJob.objects.create(by=director, status=ImportStatus.FAILED, errors=errors, error_count=3)
+    # A draft seating and results held back (issue 49 item 4): "not published yet" for the
+    # public; the draft's Publish button and "Release results" for its directors.
+    draft = make_event(director, name="Draft Games", slug="draft")
+    make_players(draft, count=8)
+    seat_stage(draft.stages.get(number=1), draft.players.all(), publish=False)
+    Event.objects.filter(pk=draft.pk).update(results_held=True)
+    made.append(Event.objects.get(pk=draft.pk))
     season = create_series(Series(name="Season", slug="season"), director)
     add_event(season, made[3], director)  # the closed event: its records
     compute_ratings()  # as the background task does after each change

@@ -7,7 +7,7 @@ import pytest
 
 from scoring.results import load_results
 from scoring.sheets import table_sheet
-from tests.factories import make_event, make_players
+from tests.factories import make_event, make_players, publish_drafts
 from tests.test_event_setup import NVSO_FORM
 from tests.test_score_entry import entry_url
 from tournament.models import Event, Stage, StageKind, Table
@@ -24,9 +24,11 @@ def create(client, **settings) -> Event:
 
 
 def seat_game_1(client, event) -> Stage:
+    """Draw Game 1 on its seating page and publish it (a draw is a draft until then)."""
     client.post(f"/director/e/{event.slug}/1/seat/", {})
     stage = event.stages.get(number=1)
     assert stage.tables.exists()
+    publish_drafts(client, event)
     return stage
 
 
@@ -47,9 +49,12 @@ def play_game(client, stage: Stage, totals: dict[str, int]) -> None:
 
 
 def close(client, stage: Stage):
-    return client.post(
+    """Close the stage on its page; the next stage it seats is published, as a director does."""
+    closed = client.post(
         f"/director/e/{stage.event.slug}/{stage.number}/close/", {"action": "close"}, follow=True
     )
+    publish_drafts(client, stage.event)
+    return closed
 
 
 def tables_of(stage: Stage) -> list[list[str]]:

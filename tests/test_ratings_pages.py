@@ -16,7 +16,7 @@ from django.utils.formats import date_format
 from scoring.charts import BOTTOM, HEIGHT, TOP
 from scoring.models import RatedPlayer, Rating, RatingPoint, RatingsState
 from scoring.views import ratings as ratings_views
-from tests.factories import make_event, make_players, play, seat
+from tests.factories import make_event, make_players, play, publish_drafts, seat
 from tournament.game import ratings as rule
 from tournament.models import Seat
 
@@ -466,6 +466,7 @@ def night(director, client, date: str, names: list[str]):
         play(table, 2, director)
     response = client.post(f"/director/e/{event.slug}/1/close/", {"action": "close"})
     assert response.status_code == 302
+    publish_drafts(client, event)  # the Final it seats
     return event
 
 

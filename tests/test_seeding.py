@@ -94,7 +94,10 @@ def rate(players, mus) -> None:
 
 
 def draw(client, event):
-    return client.post(f"/director/e/{event.slug}/1/seat/", {}, follow=True)
+    """Draw Game 1 on its seating page and publish it, as a director does."""
+    drawn = client.post(f"/director/e/{event.slug}/1/seat/", {}, follow=True)
+    client.post(f"/director/e/{event.slug}/1/seat/", {"action": "publish"})
+    return drawn
 
 
 def tables_of(event) -> list[list[str]]:

@@ -13,7 +13,7 @@ from scoring.models import Round
 from scoring.services.rounds import record_round
 from scoring.sheets import table_sheet
 from tests.concurrency import at_once, form_key, hidden_fields, logged_in, no_errors
-from tests.factories import make_director, make_event, make_players, seat
+from tests.factories import make_director, make_event, make_players, publish_drafts, seat
 from tests.test_advancement import names, play_totals, short_event
 from tests.test_undo import round_post
 from tournament.forms import new_key
@@ -39,7 +39,9 @@ def reopen_post(client, stage, reason="closed before table 2's last round was ty
 
 def close(client, stage):
     key = form_key(client.get(close_url(stage)))
-    return client.post(close_url(stage), {"action": "close", "once": key}, follow=True)
+    closed = client.post(close_url(stage), {"action": "close", "once": key}, follow=True)
+    publish_drafts(client, stage.event)  # the next stage, seated as a draft
+    return closed
 
 
 def final_of(event):

@@ -125,6 +125,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             "sheet_language",
             *SIGNUP_FIELDS,
             *QUALIFIER_FIELDS,
+            "results_held",
         ]
         # A date picker takes ISO dates whatever the page's language (French shows 22/11/2026).
         widgets = {
@@ -170,6 +171,7 @@ class EventForm(OnceMixin, forms.ModelForm):
             Fieldset(_("Divisions by age (for imported lists)"), "age_brackets", "age_on"),
             Fieldset(_("Sign-up on the event's page"), *SIGNUP_FIELDS),
             Fieldset(_("Qualifiers for the next level"), *QUALIFIER_FIELDS),
+            Fieldset(_("Publishing"), "results_held"),
         )
         self.helper.render_hidden_fields = True
         self.helper.add_input(Submit("save", _("Save event")))

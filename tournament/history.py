@@ -67,6 +67,13 @@ VERBS = {
         "%(stage)s: seating removed (%(tables)s tables)",
         "tables",
     ),
+    "stage.published": ngettext_lazy(
+        "%(stage)s: seating published (%(tables)s table)",
+        "%(stage)s: seating published (%(tables)s tables)",
+        "tables",
+    ),
+    "event.results_released": _("Standings and results released to the public"),
+    "event.results_held": _("Standings and results held back from the public"),
     "stage.player_moved": _("%(stage)s: %(player)s moved to table %(table)s"),
     "stage.closed": _("%(stage)s closed"),
     "stage.created": _("%(stage)s created"),

@@ -4,11 +4,13 @@ a refusal is shown one way (``RefusalMixin``)."""
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
+from tournament.caching import live_context
 from tournament.forms import ONCE_KEY
 from tournament.models import Event, Stage, Table
 from tournament.refusals import Refusal, Refused
@@ -43,6 +45,11 @@ def posted_key(request) -> str:
 
 class EventMixin(RefusalMixin):
     director_required = False
+    # What the page shows that may not be published yet (issue 49 item 4): "seating" (a draft
+    # seating of its stage), "results" (standings and results held back). A reader who is no
+    # director gets the "not published yet" page in its place: the PDFs, exports and table
+    # pages. (The live pages say it in their regions instead, and follow the publishing.)
+    hides: tuple[str, ...] = ()
 
     @cached_property
     def event(self) -> Event:
@@ -52,19 +59,35 @@ class EventMixin(RefusalMixin):
     def is_director(self) -> bool:
         return self.event.is_director(self.request.user)
 
+    @cached_property
+    def results_hidden(self) -> bool:
+        """The event holds its standings and results back and the reader is no director: the
+        page says "not published yet" in their place (issue 49 item 4)."""
+        return self.event.results_held and not self.is_director
+
     def dispatch(self, request, *args, **kwargs):
         # Every time on the event's pages, PDFs, exports and messages is in the event's zone
         # (tournament.middleware.TimeZoneMiddleware puts the site's back after the response).
         timezone.activate(self.event.zone)
         if self.director_required and request.user.is_authenticated and not self.is_director:
             raise Refused(_("Only the event's directors can do this."))
+        hidden = self.not_published() if request.method in ("GET", "HEAD") else None
+        if hidden:
+            return not_published_response(request, self.event, hidden, getattr(self, "stage", None))
         return super().dispatch(request, *args, **kwargs)
+
+    def not_published(self) -> str | None:
+        """What this page would show that is not published yet ("results"), or None."""
+        if "results" in self.hides and self.results_hidden:
+            return "results"
+        return None
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         # A playoff's name says the table or the stage it settles: joined, not asked per playoff.
         stages = self.event.stages.select_related("playoff_table__stage", "wildcards_of")
         ctx.update(event=self.event, is_director=self.is_director, stages=list(stages))
+        ctx["results_hidden"] = self.results_hidden
         return ctx
 
 
@@ -75,9 +98,21 @@ class StageMixin(EventMixin):
         stage.event = self.event  # not asked for again
         return stage
 
+    def not_published(self) -> str | None:
+        if "seating" in self.hides and self.seating_hidden:
+            return "seating"
+        return super().not_published()
+
+    @cached_property
+    def seating_hidden(self) -> bool:
+        """The stage's seating is a draft and the reader is no director: its pages say "not
+        published yet" in place of who sits where (issue 49 item 4)."""
+        return self.stage.seating_draft and not self.is_director
+
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         ctx["stage"] = self.stage
+        ctx["seating_hidden"] = self.seating_hidden
         return ctx
 
 
@@ -98,3 +133,21 @@ class DirectorRequiredMixin(LoginRequiredMixin):
     """Login first, then the event's directors only (LoginRequiredMixin runs before dispatch)."""
 
     director_required = True
+
+
+def not_published_response(request, event: Event, what: str, stage: Stage | None):
+    """The page said "not published yet" (``what``: "seating" or "results"), which reloads
+    itself once the event moves; a live page's check is told to load the page again."""
+    if "X-Live-Version" in request.headers or "X-Live-Region" in request.headers:
+        return JsonResponse({"version": event.version, "reload": True})
+    context = {
+        "event": event,
+        "stage": stage,
+        "stages": list(event.stages.all()),
+        "what": what,
+        "live_reload": True,
+        **live_context(event),
+    }
+    response = render(request, "tournament/not_published.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response

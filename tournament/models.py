@@ -428,6 +428,17 @@ class Event(models.Model):
         choices=QualifierTie.choices,
         default=QualifierTie.ALL_QUALIFY,
     )
+    # Publishing (issue 49 item 4): standings and results kept from the public until a director
+    # releases them (an event that announces its medals at a ceremony).
+    results_held = models.BooleanField(
+        _("hold standings and results until I release them"),
+        default=False,
+        help_text=_(
+            'Standings, results, medals and the bracket say "not published yet" to players '
+            'and spectators until a director presses "Release results". Directors and the '
+            "ceremony see everything."
+        ),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # Bumped in the same transaction as every write that changes what the event's pages show
     # (tournament/history.py): caches and live pages key on it.
@@ -844,6 +855,9 @@ class Stage(models.Model):
         blank=True,
         help_text=_("Minutes a director added to this stage's time limit."),
     )
+    # A seating drawn on the seating page is a draft, seen by directors only, until one of them
+    # publishes it (or starts the clock, or enters a round): issue 49 item 4.
+    seating_draft = models.BooleanField(_("seating is a draft"), default=False)
     version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
     # A name the site made (tournament/stage_names.py): its parts, said in the reader's
     # language; {} for a name a director typed.

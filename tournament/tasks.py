@@ -3,7 +3,7 @@
 from django.tasks import task
 
 from tournament.services.registration import read_later
-from tournament.services.signup import mail_signup
+from tournament.services.signup import mail_seat, mail_signup
 from tournament.services.worker import forget_heartbeats
 
 
@@ -17,6 +17,12 @@ def read_registration_list(reading_id: int) -> None:
 def send_signup_mail(signup_id: int, what: str) -> bool:
     """E-mail a registrant (tournament/services/signup.py): signed up, promoted, approved."""
     return mail_signup(signup_id, what)
+
+
+@task()
+def send_seat_mail(signup_id: int, stage_id: int) -> bool:
+    """E-mail a registrant their table once a stage's seating is published."""
+    return mail_seat(signup_id, stage_id)
 
 
 @task()

@@ -9,6 +9,11 @@ urlpatterns = [
     path("e/<slug:slug>/edit/", events.EventUpdateView.as_view(), name="event_edit"),
     path("e/<slug:slug>/archive/", events.EventArchiveView.as_view(), name="event_archive"),
     path("e/<slug:slug>/delete/", events.EventDeleteView.as_view(), name="event_delete"),
+    path(
+        "e/<slug:slug>/results/release/",
+        events.ResultsReleaseView.as_view(),
+        name="results_release",
+    ),
     path("e/<slug:slug>/players/", players.PlayersView.as_view(), name="players"),
     path(
         "e/<slug:slug>/players/import/", registration.CsvImportView.as_view(), name="players_import"

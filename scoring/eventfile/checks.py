@@ -67,6 +67,7 @@ EVENT_FIELDS = (
     "late_arrivals",
     "table_entry",
     "archived",
+    "results_held",
     "age_brackets",
     "age_on",
     "name",
@@ -138,6 +139,7 @@ class StagePlan:
     wildcards_of: int | None = None  # a wildcard playoff: the index of the stage it settles
     kept: dict[str, list[str]] = field(default_factory=dict)  # the seating kept (by division)
     allowed_size: int | None = None  # a table size a director allowed for the stage
+    draft: bool = False  # its seating is a draft (absent in a file: published)
     tables: list[TablePlan] = field(default_factory=list)
 
 
@@ -401,6 +403,7 @@ class _Checks:
         ):
             value = _given(getattr(qualifiers, key, None), default)
             fields[name] = value if _ok(value) else default
+        fields["results_held"] = _given(extra.results_held, False)
         fields["age_on"] = _given(extra.age_on, AgeOn.EVENT_DATE)
         brackets = _given(extra.age_brackets, "")
         if _ok(brackets):
@@ -662,6 +665,7 @@ class _Checks:
             plan.table_ref = (ref.stage, ref.table)
         if extra.wildcards_of is not None and _ok(extra.wildcards_of):
             plan.wildcards_of = extra.wildcards_of
+        plan.draft = _given(extra.draft, False) is True
         size = extra.allowed_size
         if size is not None and _ok(size):
             if self.rules is not None and not self.rules.deals(size):

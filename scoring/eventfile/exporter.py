@@ -295,6 +295,8 @@ def export_event(event: Event) -> dict[str, Any]:
             extra["clock_events"] = clock_events[stage.pk]
         if stage.allowed_size:
             extra["allowed_size"] = stage.allowed_size
+        if stage.seating_draft:
+            extra["draft"] = True
         if stage.kept_advancers:
             extra["kept_seating"] = {
                 division: [ids[pk] for pk in advancers if pk in ids]
@@ -373,6 +375,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 **({"age_on": event.age_on} if event.age_on != AgeOn.EVENT_DATE else {}),
                 **({"archived": True} if event.archived else {}),
                 **_qualifiers_extra(event),
+                **({"results_held": True} if event.results_held else {}),
             },
         },
         "players": [

@@ -295,6 +295,8 @@ class EventExtra(Extra):
     age_on: Choice(AgeOn) | None = None
     archived: bool | None = None  # left off the home page's list; absent: listed
     qualifiers: Qualifiers = None  # not null when given
+    # Standings and results held back from the public until released; absent: public.
+    results_held: bool | None = None
 
 
 class RulesExtra(Extra):
@@ -482,6 +484,8 @@ class StageExtra(Extra):
     clock_events: Items(ClockPress, MAX_CLOCK_EVENTS) | None = None
     # A table size the chart does not list, allowed for this stage by a director.
     allowed_size: Int(2, 12) | None = None
+    # The seating is a draft, the directors' alone until published; absent: published.
+    draft: bool | None = None
     # "Keep the published seating": division ("" for none) -> the advancers (player ids) a
     # correction made, which the seating of this stage was kept against.
     kept_seating: dict[str, Items(PlayerRef, MAX_PLAYERS)] | None = Field(

@@ -81,6 +81,7 @@ def write_event(plan: Plan, *, director=None, slug: str | None = None) -> Event:
             medal=s.medal or "",
             division=known.division or "",
             allowed_size=known.allowed_size,
+            seating_draft=known.draft,
             **_clock(s.extra.clock),
         )
         for i, (s, known) in enumerate(zip(file.stages, plan.stages, strict=True), start=1)

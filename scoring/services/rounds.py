@@ -16,6 +16,7 @@ from tournament.history import claim, log_action, settle
 from tournament.models import Event, Seat, StageKind, Table
 from tournament.refusals import Refusal
 from tournament.services.admin import IdOf, delete_rows
+from tournament.services.seating import publish_draft
 from tournament.text import semicolons, translated
 
 
@@ -192,6 +193,8 @@ def record_round(
     )
     Score.objects.bulk_create(Score(round=saved, player_id=pid, pips=v) for pid, v in clean.items())
     store_totals(Table.objects.filter(pk=table.pk))
+    if table.stage.seating_draft:  # a round entered at a draft: play has started, it is public
+        publish_draft(table.stage, user, because="round")
     log_action(
         table.stage.event,
         "round.saved",

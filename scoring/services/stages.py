@@ -114,9 +114,11 @@ def _seat_from(
     results=None,
     key=None,
     allow: int | None = None,
+    publish: bool = True,
 ) -> None:
     """Seat ``players`` at ``stage``, apart from their previous tablemates where possible, or
-    by a cumulative event's reseating rule; ``allow``: a table size allowed for the stage."""
+    by a cumulative event's reseating rule; ``allow``: a table size allowed for the stage;
+    ``publish``: public at once, else a draft (``seat_stage``)."""
     arrange = reseating_rule(results, stage, rng) if results is not None else None
     try:
         seat_stage(
@@ -128,6 +130,7 @@ def _seat_from(
             arrange=arrange,
             key=key,
             allow=allow,
+            publish=publish,
         )
     except SeatingError as error:
         refusal = AdvanceError(translated(error))
@@ -145,6 +148,7 @@ def draw_first_game(
     key: str | None = None,
     allow: int | None = None,
     first: bool = False,
+    publish: bool = True,
 ) -> Draw:
     """Seat Game 1 from the players checked in, as its seating page draws it: every division
     that can be seated (one that cannot is left out, and the draw says why), at random, or by
@@ -181,6 +185,7 @@ def draw_first_game(
         leave_out=True,
         strength=seeding_strength(event),
         allow=allow,
+        publish=publish,
     )
     draw.standbys = standbys
     settle(key, tables=len(draw.tables), standbys=standbys and standbys.outcome())
@@ -203,7 +208,12 @@ def seeding_strength(event: Event) -> dict[int, float] | None:
 
 @transaction.atomic
 def reseat_game(
-    stage: Stage, rng=None, user=None, key: str | None = None, allow: int | None = None
+    stage: Stage,
+    rng=None,
+    user=None,
+    key: str | None = None,
+    allow: int | None = None,
+    publish: bool = True,
 ) -> Stage:
     """Seat (or seat again) a cumulative event's game after the first by its reseating rule,
     from the seating page: everyone still playing, once the game before it is closed;
@@ -216,13 +226,20 @@ def reseat_game(
     if not earlier[-1].closed:
         raise AdvanceError(_("%(s)s is not closed yet.") % {"s": earlier[-1].title})
     players = still_playing(results, earlier[-1])
-    _seat_from(event, stage, players, rng, user, results=results, key=key, allow=allow)
+    _seat_from(
+        event, stage, players, rng, user, results=results, key=key, allow=allow, publish=publish
+    )
     return stage
 
 
 @transaction.atomic
 def seat_next_stage(
-    event: Event, rng=None, user=None, key: str | None = None, allow: int | None = None
+    event: Event,
+    rng=None,
+    user=None,
+    key: str | None = None,
+    allow: int | None = None,
+    publish: bool = True,
 ) -> Stage:
     """Seat the next stage from the advancers, keeping players of a previous table apart.
 
@@ -258,13 +275,13 @@ def seat_next_stage(
                 auto_name={"kind": "final"},
             )
             log_action(event, "stage.created", user, stage=final)
-            _seat_from(event, final, ready[division], rng, user, allow=allow)
+            _seat_from(event, final, ready[division], rng, user, allow=allow, publish=publish)
         earlier = event.stages.filter(kind=StageKind.SEMIFINAL).count()
         name = _("Semifinal %(n)s") % {"n": earlier + 1} if earlier else _("Semifinal")
         parts = {"kind": "semifinal", **({"n": earlier + 1} if earlier else {})}
         target = _insert_stage(event, target.number, name, StageKind.SEMIFINAL, auto_name=parts)
         log_action(event, "stage.created", user, stage=target)
-    _seat_from(event, target, players, rng, user, results=results, allow=allow)
+    _seat_from(event, target, players, rng, user, results=results, allow=allow, publish=publish)
     settle(key, stage=target.pk)
     return target
 
@@ -363,7 +380,7 @@ class Closed:
 
 @transaction.atomic
 def close_and_seat(
-    stage: Stage, user, key: str | None = None, override: str = "", rng=None
+    stage: Stage, user, key: str | None = None, override: str = "", rng=None, publish: bool = True
 ) -> Closed:
     """The director confirms the close: close the stage and, when nobody waits on a playoff,
     seat the next stage. A repeat of the form's ``key`` answers with what the first did.
@@ -407,7 +424,7 @@ def close_and_seat(
     elif stage.kind in ADVANCING_KINDS and not closed.playoffs:
         try:
             with transaction.atomic():
-                closed.seated = seat_next_stage(event, rng=rng, user=user)
+                closed.seated = seat_next_stage(event, rng=rng, user=user, publish=publish)
         except AdvanceError as why:
             closed.seat_error = str(why)
             closed.size_to_allow = why.size_to_allow
@@ -586,8 +603,8 @@ def _follow_totals(
     for change in seating_changes(before, load_results(event)):
         if change.stage.pk == reseat and not change.played and reseated in (None, change.stage):
             reseated = change.stage
-            if change.moves:
-                reseat_game(change.stage, user=user)
+            if change.moves:  # the seating players saw stays public (they are told anew)
+                reseat_game(change.stage, user=user, publish=not change.stage.seating_draft)
             else:
                 apply_correction(change.stage, change.division, user)
         elif change.moves:

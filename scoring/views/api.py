@@ -76,6 +76,7 @@ def _stage(event: Event, stage: Stage) -> dict:
         "kind": stage.kind,
         "division": stage.division or "",
         "closed": stage.closed,
+        "published": not stage.seating_draft,
         "url": f"{API}/events/{event.slug}/stages/{stage.number}/",
     }
 
@@ -91,13 +92,17 @@ def event_document(event: Event) -> dict:
         "players": event.players.registered().count(),
         "stages": [_stage(event, s) for s in stages],
         "results": f"{API}/events/{event.slug}/results/",
+        "results_published": not event.results_held,
     }
 
 
 def stage_document(event: Event, stage: Stage) -> dict:
-    rows = shown_standings(stage)
+    # Not published yet (issue 49 item 4): a draft seating, or results held back: no rows.
+    hidden = stage.seating_draft or event.results_held
+    rows = [] if hidden else shown_standings(stage)
     return {
         **_stage(event, stage),
+        "results_published": not event.results_held,
         "standings": [
             {
                 "place": row.place,
@@ -113,9 +118,12 @@ def stage_document(event: Event, stage: Stage) -> dict:
 
 
 def results_document(event: Event) -> dict:
+    if event.results_held:  # not published yet (issue 49 item 4)
+        return {"slug": event.slug, "published": False, "medals": []}
     results = load_results(event)  # whole sheets: the players' clubs
     return {
         "slug": event.slug,
+        "published": True,
         "medals": [
             {
                 "division": m["division"] or "",

@@ -224,6 +224,8 @@ class PlayerGamesView(VersionedPageMixin, EventMixin, TemplateView):
         seats = player.seats.select_related(
             "table__stage__playoff_table__stage", "table__stage__wildcards_of"
         )
+        if not self.is_director:  # a draft seating is the directors' alone
+            seats = seats.filter(stage__seating_draft=False)
         for seat in seats.order_by("stage__number"):
             seat.table.stage.event = self.event
             sheet = table_sheet(seat.table)

@@ -71,6 +71,7 @@ class SheetsPdfMixin(PdfMixin, StageMixin):
 
     template_name = "print/sheets.html"
     blank = False
+    hides = ("seating",)
 
     def get_sheets(self) -> list[TableSheet]:
         raise NotImplementedError
@@ -256,6 +257,7 @@ class SeatingPdfView(PdfMixin, SeatingView):
     little smaller, only if the estimate ran over a page."""
 
     template_name = "print/seating.html"
+    hides = ("seating",)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -281,6 +283,7 @@ class StandingsPdfView(PdfMixin, StandingsView):
     """A stage's standings, as its page lists them."""
 
     template_name = "print/standings.html"
+    hides = ("seating", "results")
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -296,6 +299,7 @@ class ResultsPdfView(PdfMixin, ResultsView):
     table of players × games in place of its games' standings."""
 
     template_name = "print/results.html"
+    hides = ("results",)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -404,6 +408,7 @@ class BracketPdfView(PdfMixin, BracketView):
     bracket's page took more than one."""
 
     template_name = "print/bracket.html"
+    hides = ("results",)
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
@@ -649,6 +654,8 @@ def _medal_word(medal: str) -> str:
 class StandingsExportView(StageMixin, View):
     """A stage's standings as CSV or Excel: ``?_export=csv`` or ``?_export=xlsx``."""
 
+    hides = ("seating", "results")
+
     def get(self, request, *args, **kwargs):
         export_format = requested_format(request)
         # The registration ids are the directors' (PRODUCT.md §10: the public sees names,
@@ -665,6 +672,8 @@ class StandingsExportView(StageMixin, View):
 
 class RoundScoresExportView(EventMixin, View):
     """Every round score of the event, one row per player per round, as CSV or Excel."""
+
+    hides = ("results",)
 
     def get(self, request, *args, **kwargs):
         export_format = requested_format(request)

@@ -67,35 +67,65 @@ from scoring.sheets import (
     table_sheet,
 )
 from scoring.views.infractions import sheet_infractions
-from scoring.views.seating import allow_redirect, posted_size, size_offer
+from scoring.views.seating import DRAFT_NOTE, allow_redirect, posted_size, size_offer
 from tournament.caching import LiveMixin, fragment_key, identity_key, kept_read, version_key
 from tournament.clock import read_clock, table_clock
 from tournament.finals import event_plans, event_roads
 from tournament.game import formats
-from tournament.mixins import DirectorRequiredMixin, EventMixin, StageMixin, TableMixin, posted_key
+from tournament.mixins import (
+    DirectorRequiredMixin,
+    EventMixin,
+    StageMixin,
+    TableMixin,
+    not_published_response,
+    posted_key,
+)
 from tournament.models import Medal, StageKind, Table
 from tournament.text import name_sort_key, translated
+
+
+def public_key(view) -> str:
+    """The cached parts' key of a page of the event: its version, and what the reader may see
+    (a draft seating, results held: issue 49 item 4), so a director's render is never shown
+    to the public."""
+    hidden = (getattr(view, "seating_hidden", False), view.results_hidden, view.is_director)
+    return f"{fragment_key(view.event)}.{''.join(str(int(h)) for h in hidden)}"
 
 
 class ResultsMixin(LiveMixin, EventMixin):
     """The bracket and the results: computed only when their cached part misses."""
 
+    @cached_property
+    def seating_hidden(self) -> bool:
+        """A stage's seating is a draft and the reader is no director: the results are made
+        as if it were not seated (issue 49 item 4)."""
+        return not self.is_director and self.event.stages.filter(seating_draft=True).exists()
+
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
         event = self.event
+        drafts = self.seating_hidden
         results = SimpleLazyObject(
             lambda: kept_read(
-                f"results:{version_key(event)}",
-                lambda: compute_results(event, event_summaries(event)),
+                f"results:{version_key(event)}:{int(drafts)}",
+                lambda: compute_results(event, published(event_summaries(event), drafts)),
             )
         )
         ctx["results"] = results
         ctx["bracket"] = SimpleLazyObject(lambda: bracket(results))
         ctx["medal_rows"] = SimpleLazyObject(lambda: medal_rows(results))
         ctx["board"] = SimpleLazyObject(lambda: cumulative_board(results, ctx["medal_rows"]))
-        ctx["fragment_key"] = fragment_key(self.event)
+        ctx["fragment_key"] = public_key(self)
         ctx["fragment_seconds"] = settings.FRAGMENT_CACHE_SECONDS
         return ctx
+
+
+def published(summaries: dict, drafts: bool) -> dict:
+    """The stages' sheets as the public may see them: a draft seating's stage with no table
+    (``drafts``: some stage is a draft and the reader is no director)."""
+    if not drafts:
+        return summaries
+    return {stage: [] if stage.seating_draft else sheets for stage, sheets in summaries.items()}
 
 
 def bracket(results):
@@ -562,12 +592,18 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
                 return redirect("advance", self.event.slug, self.stage.number)
             if request.POST.get("action") == "seat_next":
                 allow = posted_size(request.POST.get("allow"))
-                seated = seat_next_stage(self.event, user=request.user, key=key, allow=allow)
-                messages.success(request, _("%(s)s seated.") % {"s": seated.title})
+                seated = seat_next_stage(
+                    self.event, user=request.user, key=key, allow=allow, publish=False
+                )
+                drafted(request, seated)
                 blank_on_seating(seated, request.build_absolute_uri("/"))
                 return redirect("seating", self.event.slug, seated.number)
             closed = close_and_seat(
-                self.stage, request.user, key, override=request.POST.get("override", "")[:300]
+                self.stage,
+                request.user,
+                key,
+                override=request.POST.get("override", "")[:300],
+                publish=False,
             )
         except (AdvanceError, RoundRejected) as refusal:
             self.refused(refusal)
@@ -582,10 +618,16 @@ class AdvanceView(DirectorRequiredMixin, StageMixin, TemplateView):
             if offer:
                 return redirect(offer)
         if closed.seated is not None:
-            messages.success(request, _("%(s)s seated.") % {"s": closed.seated.title})
+            drafted(request, closed.seated)
             blank_on_seating(closed.seated, request.build_absolute_uri("/"))
             return redirect("seating", self.event.slug, closed.seated.number)
         return redirect("advance", self.event.slug, self.stage.number)
+
+
+def drafted(request, stage) -> None:
+    """The messages of a stage seated from the close page: seated, a draft until published."""
+    messages.success(request, _("%(s)s seated.") % {"s": stage.title})
+    messages.info(request, DRAFT_NOTE)
 
 
 class StandingsView(LiveMixin, StageMixin, TemplateView):
@@ -604,7 +646,9 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         stage, event = self.stage, self.event
         stage.event = event
         sort = standings_sort(self.request.GET.get("sort", ""))
-        if is_game(event, stage, ctx["stages"]):
+        if self.seating_hidden:  # a draft: nobody seated as far as the public knows
+            sheets = []
+        elif is_game(event, stage, ctx["stages"]):
             # A cumulative event's game: its totals beside the running totals (issue 30).
             results = SimpleLazyObject(lambda: compute_results(event, event_summaries(event)))
             sheets = SimpleLazyObject(lambda: results.sheets[stage])
@@ -613,17 +657,19 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
         else:
             sheets = SimpleLazyObject(lambda: stage_summaries(stage))
         standings = SimpleLazyObject(lambda: shown_standings(stage, sheets))
+        if self.results_hidden:
+            standings = []
         ctx.update(
             sheets=sheets,
             rows=standings,
-            table_count=stage.tables.count(),
+            table_count=0 if self.seating_hidden else stage.tables.count(),
             sort=sort,
             headers=standings_headers(sort),
             tie_format=tie_format(),
             plain_rows=SimpleLazyObject(lambda: standings_rows(event, stage, standings, sort)),
             cards=SimpleLazyObject(lambda: table_cards(event, stage, sheets)),
             progress_note=SimpleLazyObject(lambda: progress_text(stage_progress(stage, sheets))),
-            fragment_key=fragment_key(event),
+            fragment_key=public_key(self),
             fragment_seconds=settings.FRAGMENT_CACHE_SECONDS,
             spread=SimpleLazyObject(
                 lambda: spread_chart(
@@ -631,6 +677,8 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
                 )
             ),
         )
+        # A draft's page has no region to follow: it loads itself again once the event moves.
+        ctx["live_reload"] = self.seating_hidden
         if ctx["table_count"] > SHEETS_PER_PDF:  # one PDF of every sheet would take minutes
             ctx["sheet_blocks"] = table_blocks(ctx["table_count"])
         return ctx
@@ -644,6 +692,15 @@ class StandingsView(LiveMixin, StageMixin, TemplateView):
 
 class TableSheetView(LiveMixin, TableMixin, TemplateView):
     template_name = "scoring/table_sheet.html"
+
+    def page_response(self, request, *args, **kwargs):
+        """A draft seating's table says "not published yet" to a reader who is no director
+        (asked once the cached answers missed: a phone's check costs the event's query alone;
+        none is kept for a draft, which no public render made)."""
+        if self.seating_hidden:
+            return not_published_response(request, self.event, "seating", self.stage)
+        return super().page_response(request, *args, **kwargs)
+
     live_regions = {"live-sheet": "scoring/_sheet_live.html"}
 
     @cached_property

@@ -8,7 +8,7 @@ is static/js/screen.js."""
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.functional import SimpleLazyObject
+from django.utils.functional import SimpleLazyObject, cached_property
 from django.utils.translation import gettext_lazy as _
 
 from scoring.printing import qr_data_uri
@@ -51,12 +51,23 @@ def playing(sheets) -> list:
 
 
 class HallScreenView(StandingsView):
+    """The room's screen shows only what is published, whoever is logged in on the projector's
+    computer: a draft seating is never on it, nor standings held back (issue 49 items 4, 6)."""
+
     template_name = "scoring/hall_screen.html"
     live_regions = {
         "live-standings": "scoring/_standings_live.html",
         "live-screen-playing": "scoring/_screen_playing.html",
         "live-screen-seating": "scoring/_screen_seating.html",
     }
+
+    @cached_property
+    def seating_hidden(self) -> bool:
+        return self.stage.seating_draft
+
+    @cached_property
+    def results_hidden(self) -> bool:
+        return self.event.results_held
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)

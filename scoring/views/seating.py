@@ -4,18 +4,19 @@ from django.contrib import messages
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.generic import TemplateView
 
 from scoring.printing import SHEETS_PER_PDF, table_blocks
 from scoring.results import AdvanceError, game_stages, previous_tables
 from scoring.services.printing import blank_on_seating
 from scoring.services.stages import draw_first_game, reseat_game
+from tournament.caching import live_context
 from tournament.forms import MovePlayerForm
 from tournament.game.seating import SeatingError, together, unusual_sizes
 from tournament.mixins import DirectorRequiredMixin, StageMixin, posted_key
 from tournament.models import Action, Seat, StageKind, Table
-from tournament.services.seating import clear_seating, move_player, seat_stage
+from tournament.services.seating import clear_seating, move_player, publish_seating, seat_stage
 from tournament.text import name_sort_key, translated
 
 
@@ -44,6 +45,11 @@ def allow_redirect(name: str, event, stage_number: int, refusal) -> str | None:
     return f"{reverse(name, args=[event.slug, stage_number])}?allow={size}"
 
 
+DRAFT_NOTE = gettext_lazy(
+    "The seating is a draft: players do not see it until you press Publish (or start the clock)."
+)
+
+
 class SeatingView(StageMixin, TemplateView):
     """The seating list: A to Z with table numbers, then table by table."""
 
@@ -51,6 +57,9 @@ class SeatingView(StageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
+        if self.seating_hidden:  # a draft: the directors' alone; the page reloads once it moves
+            ctx.update(live_context(self.event), live_reload=True)
+            return ctx
         seats = list(Seat.objects.filter(stage=self.stage).select_related("player", "table"))
         ctx["alphabetical"] = sorted(seats, key=lambda s: name_sort_key(s.player.name))
         tables: dict[int, list[Seat]] = {}
@@ -204,6 +213,8 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
         messages.success(
             request, ngettext("%(n)s table drawn.", "%(n)s tables drawn.", drawn) % {"n": drawn}
         )
+        if drawn:
+            messages.info(request, DRAFT_NOTE)
         for said in standby_phrases(draw.standbys):
             messages.info(request, said)
         for reason in draw.left_out:
@@ -230,6 +241,15 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                     _("%(p)s moved to table %(t)s.")
                     % {"p": form.cleaned_data["player"], "t": form.cleaned_data["table"].number},
                 )
+            elif request.POST.get("action") == "publish":
+                if publish_seating(self.stage, request.user, posted_key(request)):
+                    messages.success(
+                        request,
+                        _("The seating of %(s)s is published: players see it now.")
+                        % {"s": self.stage.title},
+                    )
+                else:  # a double click, or another director was first
+                    messages.info(request, _("This seating was already published."))
             elif request.POST.get("action") == "clear":
                 count = clear_seating(
                     self.stage,
@@ -248,8 +268,15 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                         % {"n": count},
                     )
             elif self.is_later_game():
-                reseat_game(self.stage, user=request.user, key=posted_key(request), allow=allow)
+                reseat_game(
+                    self.stage,
+                    user=request.user,
+                    key=posted_key(request),
+                    allow=allow,
+                    publish=False,
+                )
                 messages.success(request, _("%(s)s is seated again.") % {"s": self.stage.title})
+                messages.info(request, DRAFT_NOTE)
                 blank_on_seating(self.stage, request.build_absolute_uri("/"))
             elif self.stage.kind == StageKind.QUALIFYING:  # every division it can seat
                 draw = draw_first_game(
@@ -258,6 +285,7 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                     key=posted_key(request),
                     allow=allow,
                     first=request.POST.get("first") == "1",
+                    publish=False,
                 )
                 if draw.already:
                     messages.info(
@@ -276,6 +304,7 @@ class SeatStageView(DirectorRequiredMixin, StageMixin, TemplateView):
                     user=request.user,
                     key=posted_key(request),
                     allow=allow,
+                    publish=False,
                 )
                 return self.drawn(draw)
         except (SeatingError, AdvanceError) as refusal:  # DivisionsNotSeated: one per division

@@ -50,7 +50,7 @@ from tournament.security import client_ip
 CONFIRM_REFUSED = "confirm_refused"
 
 
-def refused(request, status: int, reason: str, context: dict):
+def refused_page(request, status: int, reason: str, context: dict):
     """A code that opens nothing: the entry page's script (a round it kept and sends again)
     gets the reason in JSON, to show the round as refused and stop sending it; a person gets
     the page."""
@@ -61,7 +61,7 @@ def refused(request, status: int, reason: str, context: dict):
 
 def too_many(request):
     reason = _("Too many wrong codes from this connection: show this round to a director.")
-    return refused(request, 429, reason, {"too_many": True})
+    return refused_page(request, 429, reason, {"too_many": True})
 
 
 def no_table(request, code: str):
@@ -72,7 +72,7 @@ def no_table(request, code: str):
     if reason is None:
         count_wrong_code(client_ip(request))
         reason = _("No open table has this code: show this round to a director.")
-    return refused(request, 404, reason, {"code": code[:12]})
+    return refused_page(request, 404, reason, {"code": code[:12]})
 
 
 def open_table(request, code: str):
@@ -83,6 +83,9 @@ def open_table(request, code: str):
     table = table_for_code(code)
     if table is None:
         return None, no_table(request, code)
+    if table.stage.seating_draft:  # the phones wait for the directors' Publish
+        reason = _("Seating not published yet: try again once the directors publish it.")
+        return None, refused_page(request, 403, reason, {"draft": True, "reason": reason})
     return table, None
 
 

@@ -157,7 +157,12 @@
   async function refresh(region, whole) {
     const headers = { "X-Live-Region": region.id };
     if (!whole && region.dataset.live) headers["X-Live-State"] = region.dataset.live;
-    if (take(region, await ask(headers))) return;
+    const answer = await ask(headers);
+    if (answer.reload) {
+      window.location.reload();
+      return;
+    }
+    if (take(region, answer)) return;
     if (whole) throw new Error("live region: no whole answer");
     return refresh(region, true);
   }
@@ -178,6 +183,12 @@
   async function settle(answer, regions) {
     const version = String(answer.version);
     if (version === shown) return true;
+    // A page saying "not published yet" (or a page whose stage became a draft again): loaded
+    // again once the event moves.
+    if (answer.reload || source.dataset.liveReload !== undefined) {
+      window.location.reload();
+      return true;
+    }
     changed({ clock: answer.clock });
     // A region the answer could not bring up to date asks alone; one that still cannot
     // is asked again at the next check.

@@ -14,6 +14,7 @@ from tournament.clock import _FIELDS, minutes_of, stage_clock
 from tournament.game.clock import ZERO, Clock, ClockError, TableClock
 from tournament.history import claim, log_action
 from tournament.models import ClockAction, ClockEvent, Stage, Table
+from tournament.services.seating import publish_draft
 
 # -- the buttons ------------------------------------------------------------------------------
 
@@ -71,8 +72,14 @@ def _press(
 
 
 def start_clock(stage: Stage, user, now: datetime | None = None, key: str | None = None) -> Clock:
-    """Start the stage's clock (once); recorded with who started it."""
-    return _press(stage, user, now, ClockAction.START, Clock.start, key)
+    """Start the stage's clock (once); recorded with who started it. A draft seating is
+    published with it: a director who starts play means it (issue 49 item 4)."""
+
+    def publish(locked: Stage) -> None:
+        if publish_draft(locked, user, because="clock"):
+            stage.seating_draft = False
+
+    return _press(stage, user, now, ClockAction.START, Clock.start, key, then=publish)
 
 
 def pause_clock(stage: Stage, user, now: datetime | None = None, key: str | None = None) -> Clock:

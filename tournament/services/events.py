@@ -129,6 +129,20 @@ def update_event(event: Event, user) -> Event:
 
 
 @transaction.atomic
+def hold_results(event: Event, held: bool, user) -> bool:
+    """Hold the event's standings and results back from the public, or release them (issue 49
+    item 4: an event that announces its medals at a ceremony). Setting a state: a repeat (a
+    double click, a second director) changes nothing. Returns whether it changed."""
+    event = event.locked()
+    if event.results_held == held:
+        return False
+    event.results_held = held
+    event.save(update_fields=["results_held"])
+    log_action(event, "event.results_held" if held else "event.results_released", user)
+    return True
+
+
+@transaction.atomic
 def set_archived(event: Event, archived: bool, user) -> None:
     """Archive an event (left off the home page's list, public by its address) or list it
     again."""

@@ -31,7 +31,7 @@ from tournament.game.seating import (
 )
 from tournament.history import claim, log_action, settle
 from tournament.models import Event, Player, Seat, Stage, StageKind, Table
-from tournament.services.signup import fill_places
+from tournament.services.signup import fill_places, mail_seated
 from tournament.text import translated
 
 
@@ -155,8 +155,13 @@ def seat_stage(
     arrange: Callable[[list[Player], list[int]], list[list[Player]]] | None = None,
     strength: Mapping[int, float] | None = None,
     allow: int | None = None,
+    publish: bool = True,
 ) -> Draw:
     """Seat ``players`` at balanced random tables, division by division; replaces any seating.
+
+    ``publish``: the seating is public at once (and its players told, ``mail_seated``); False
+    makes it a draft, seen by the directors only until ``publish_seating`` (the seating page's
+    draw, a stage seated from the close page: issue 49 item 4).
 
     Refused once a round has been entered at the stage, checked with the event and the
     stage's tables locked, so a round being saved at the same moment is either seen (and the
@@ -252,7 +257,11 @@ def seat_stage(
     if strength is not None and arrange is None:
         drawn = [p.pk for table in plan for p in table]
         seeding = {"rated": sum(pk in strength for pk in drawn), "players": len(drawn)}
+    stage.seating_draft = not publish
+    Stage.objects.filter(pk=stage.pk).update(seating_draft=stage.seating_draft)
     log_action(stage.event, "stage.seated", user, stage=stage, tables=len(tables), **seeding)
+    if publish:
+        mail_seated(stage)
     settle(key, tables=len(tables))
     return Draw(tables, left_out, needed[0] if needed else None)
 
@@ -329,7 +338,52 @@ def clear_seating(stage: Stage, user=None, key: str | None = None, reason: str =
         Seat.objects.filter(stage=stage).delete()
         Table.objects.filter(stage=stage).delete()
         log_action(stage.event, "stage.unseated", user, stage=stage, reason=reason, tables=count)
+    stage.seating_draft = False  # nothing left to hide: the next draw makes a draft again
+    Stage.objects.filter(pk=stage.pk).update(seating_draft=False)
     return count
+
+
+# -- publishing (issue 49 item 4) -------------------------------------------------------------
+
+
+class NothingToPublish(SeatingError):
+    """Publish pressed for a stage with no seating."""
+
+
+@transaction.atomic
+def publish_seating(stage: Stage, user=None, key: str | None = None) -> bool:
+    """A director publishes the stage's draft seating: the public pages, the hall screen and
+    the API show it from now on, and each registrant seated who gave an e-mail is told their
+    table. Exactly once: with the event locked, a second press (a double click, a second
+    director) finds it published and changes nothing. Returns whether this press published."""
+    stage.event.locked()
+    if claim(key, user) is not None:
+        return False
+    published = publish_draft(stage, user)
+    if not published and not Table.objects.filter(stage=stage).exists():
+        raise NothingToPublish(
+            _("%(s)s has no seating to publish: draw it first.") % {"s": stage.title}
+        )
+    settle(key, published=published)
+    return published
+
+
+def publish_draft(stage: Stage, user=None, because: str = "") -> bool:
+    """Publish the stage's seating if it is a draft (inside the caller's transaction, the event
+    locked): the Publish button, and a director who starts the stage's clock or enters its
+    first round means it too (``because``: "clock", "round", said in the history). Returns
+    whether it was a draft."""
+    locked = Stage.objects.select_for_update().filter(pk=stage.pk, seating_draft=True).first()
+    if locked is None:
+        stage.seating_draft = False
+        return False
+    tables = Table.objects.filter(stage=locked).count()
+    Stage.objects.filter(pk=stage.pk).update(seating_draft=False)
+    stage.seating_draft = locked.seating_draft = False
+    locked.event = stage.event
+    log_action(stage.event, "stage.published", user, stage=locked, tables=tables, then=because)
+    mail_seated(locked)
+    return True
 
 
 # -- the desk: withdrawals, no-shows and late arrivals ----------------------------------------

@@ -13,6 +13,9 @@ IMMEDIATE mode).
 - ``mail_signup``: the e-mail a registrant who gave an address is sent, by the background
   worker (tournament/tasks.py), never in a request; without a mailer (no EMAIL_HOST) nothing
   is queued and nothing is sent.
+- ``mail_seated``, ``mail_seat``: once a stage's seating is published, each registrant seated
+  in it is told their table (with its page), or, in a stage seated from the advancers, that
+  they advance to it and at which table.
 """
 
 from __future__ import annotations
@@ -25,12 +28,23 @@ from django.core import mail
 from django.db import transaction
 from django.db.models import Max
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from tournament.history import claim, log_action, settle
-from tournament.models import HOLDS_A_PLACE, Event, Player, Signup, Table, Waiting
+from tournament.models import (
+    HOLDS_A_PLACE,
+    Event,
+    Player,
+    Seat,
+    Signup,
+    Stage,
+    StageKind,
+    Table,
+    Waiting,
+)
 from tournament.refusals import ValidationRefusal
 from tournament.text import name_key
 
@@ -292,5 +306,58 @@ def mail_signup(signup_id: int, what: str) -> bool:
         }
         subject = " ".join(render_to_string("tournament/signup_mail_subject.txt", context).split())
         body = render_to_string("tournament/signup_mail.txt", context)
+    mail.EmailMessage(subject, body, to=[signup.email]).send()
+    return True
+
+
+# A stage seated from the advancers: its players are told they advance to it.
+ADVANCED_KINDS = (StageKind.SEMIFINAL, StageKind.FINAL)
+
+
+def mail_seated(stage: Stage) -> None:
+    """Queue, once the transaction commits, the e-mail of each registrant seated at ``stage``
+    who gave an address (called when its seating is published); nothing without a mailer or for
+    a playoff (played at once, at the table)."""
+    if not mail_on() or stage.kind == StageKind.PLAYOFF:
+        return
+    from tournament.tasks import send_seat_mail
+
+    signups = Signup.objects.filter(player__seats__stage=stage, player__withdrawn=False).exclude(
+        email=""
+    )
+    stage_id = stage.pk
+    for pk in signups.values_list("pk", flat=True):
+        transaction.on_commit(lambda pk=pk: send_seat_mail.enqueue(pk, stage_id))
+
+
+def mail_seat(signup_id: int, stage_id: int) -> bool:
+    """Write and send a registrant their table at a stage (the task's work): "seated at table
+    N" with the table's page, or "you advance to the Final, table N". Read when sent: the table
+    as it is then; nothing when the registrant is no longer seated there, withdrew, or the
+    stage's seating became a draft again. Returns whether one was sent."""
+    signup = Signup.objects.select_related("event", "player").filter(pk=signup_id).first()
+    if signup is None or not signup.email or not mail_on() or signup.player.withdrawn:
+        return False
+    seat = (
+        Seat.objects.filter(player=signup.player, stage_id=stage_id, stage__seating_draft=False)
+        .select_related("table", "stage__event")
+        .first()
+    )
+    if seat is None:
+        return False
+    stage, event = seat.stage, signup.event
+    url = reverse("table", args=[event.slug, stage.number, seat.table.number])
+    with translation.override(signup.language or settings.LANGUAGE_CODE):
+        context = {
+            "what": "advanced" if stage.kind in ADVANCED_KINDS else "seated",
+            "event": event,
+            "player": signup.player,
+            "stage": stage.title,
+            "table": seat.table.number,
+            "table_link": signup.site + url,
+            "link": signup.site + signup.get_absolute_url(),
+        }
+        subject = " ".join(render_to_string("tournament/seat_mail_subject.txt", context).split())
+        body = render_to_string("tournament/seat_mail.txt", context)
     mail.EmailMessage(subject, body, to=[signup.email]).send()
     return True

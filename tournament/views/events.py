@@ -7,9 +7,12 @@ from django.contrib.auth.mixins import LoginRequiredMixin, PermissionRequiredMix
 from django.core.cache import cache
 from django.db.models import Count, Prefetch
 from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views import View
 from django.views.generic import CreateView, FormView, ListView, TemplateView, UpdateView
 
 from tournament.caching import version_key
@@ -30,6 +33,7 @@ from tournament.services.events import (
     assign_scorekeeper,
     create_event,
     delete_event,
+    hold_results,
     set_archived,
     update_event,
 )
@@ -92,6 +96,8 @@ class FindTableView(EventMixin, TemplateView):
             seats = Seat.objects.select_related(
                 "table", "stage__playoff_table__stage", "stage__wildcards_of"
             ).order_by("stage__number")
+            if not self.is_director:  # a draft seating is the directors' alone
+                seats = seats.filter(stage__seating_draft=False)
             ctx["found"] = players.prefetch_related(Prefetch("seats", seats))[:50]
         return ctx
 
@@ -151,6 +157,25 @@ class EventArchiveView(DirectorRequiredMixin, EventMixin, TemplateView):
             else _("Listed on the home page again."),
         )
         return redirect(self.event.get_absolute_url())
+
+
+class ResultsReleaseView(DirectorRequiredMixin, EventMixin, View):
+    """Release the held standings and results to the public, or hold them again (a POST from
+    the results, standings or event page); back to the page it came from."""
+
+    def post(self, request, *args, **kwargs):
+        held = request.POST.get("action") == "hold"
+        if hold_results(self.event, held, request.user):
+            messages.success(
+                request,
+                _("Standings and results are held back: the public pages say not published yet.")
+                if held
+                else _("Standings and results are released: everyone sees them now."),
+            )
+        back = request.POST.get("next", "")
+        if not back.startswith("/") or not url_has_allowed_host_and_scheme(back, None):
+            back = reverse("results", args=[self.event.slug])
+        return redirect(back)
 
 
 class EventDeleteView(DirectorRequiredMixin, EventMixin, FormView):

@@ -122,6 +122,8 @@ class SignupStatusView(EventMixin, TemplateView):
         seats = Seat.objects.filter(player=player).select_related(
             "table", "stage__playoff_table__stage", "stage__wildcards_of"
         )
+        seated = seats.exists()  # a draft seat too: withdrawing is then the desk's
+        seats = seats.filter(stage__seating_draft=False)  # a draft is the directors' alone
         ctx.update(
             signup=signup,
             player=player,
@@ -131,7 +133,7 @@ class SignupStatusView(EventMixin, TemplateView):
             link=self.request.build_absolute_uri(signup.get_absolute_url()),
             mailed=bool(signup.email) and mail_on(),
         )
-        if player.entry != "withdrawn" and not ctx["seats"]:
+        if player.entry != "withdrawn" and not seated:
             ctx.setdefault("withdraw_form", SignupWithdrawForm())
         return ctx
 
