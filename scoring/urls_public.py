@@ -7,6 +7,7 @@ from scoring.views import (
     api,
     archive,
     clock,
+    event,
     infractions,
     photos,
     ratings,
@@ -20,6 +21,7 @@ from scoring.views import series as series_pages
 
 urlpatterns = [
     path("", archive.HomeView.as_view(), name="home"),  # the events, the past ones' medallists
+    path("e/<slug:slug>/", event.EventHomeView.as_view(), name="event"),
     # The public read-only API (issue 50 item 5): JSON, described at /api/openapi.json.
     path("api/", api.IndexView.as_view(), name="api"),
     path("api/openapi.json", api.SchemaView.as_view(), name="api_schema"),

@@ -64,3 +64,41 @@ def test_a_forbidden_import_breaks_its_contract(graph, contract, importer, impor
     broken = copy.deepcopy(graph)
     broken.add_import(importer=importer, imported=imported)
     assert not kept(broken)
+
+
+# -- the one-way rule in templates too (issue 47 item 3) ----------------------------------------
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+SCORING_LIBRARIES = {
+    p.stem
+    for p in (TEMPLATES.parent / "scoring" / "templatetags").glob("*.py")
+    if p.stem != "__init__"
+}
+LOAD = re.compile(r"{%\s*load\s+([^%]*?)\s*%}")
+USE = re.compile(r"""{%\s*(?:include|extends)\s+["'](scoring/[^"']*)["']""")
+
+
+def scoring_in(text: str) -> list[str]:
+    """What a template takes of scoring: its tag libraries loaded, its templates used."""
+    loaded = [name for m in LOAD.finditer(text) for name in m.group(1).split()]
+    return [f"load {n}" for n in loaded if n in SCORING_LIBRARIES] + USE.findall(text)
+
+
+def test_the_event_apps_templates_take_nothing_of_scoring():
+    found = {
+        str(p.relative_to(TEMPLATES)): scoring_in(p.read_text(encoding="utf-8"))
+        for p in sorted((TEMPLATES / "tournament").rglob("*.html"))
+    }
+    assert {name: uses for name, uses in found.items() if uses} == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{% load i18n standings_tags %}",
+        '{% include "scoring/_medals.html" %}',
+        "{% extends 'scoring/base.html' %}",
+    ],
+)
+def test_the_template_check_finds_what_it_forbids(text):
+    assert scoring_in(text) and not scoring_in("{% load i18n static %}{% include 'x.html' %}")

@@ -7,7 +7,6 @@ from tournament.streams import EventStreamView
 from tournament.views import display, events, offline, signup
 
 urlpatterns = [
-    path("e/<slug:slug>/", events.EventHomeView.as_view(), name="event"),
     path("e/<slug:slug>/version.json", EventVersionView.as_view(), name="event_version"),
     path("e/<slug:slug>/stream/", EventStreamView.as_view(), name="event_stream"),
     path("e/<slug:slug>/find/", events.FindTableView.as_view(), name="find_table"),

@@ -53,7 +53,7 @@ DRAFT_NOTE = gettext_lazy(
 class SeatingView(StageMixin, TemplateView):
     """The seating list: A to Z with table numbers, then table by table."""
 
-    template_name = "tournament/seating.html"
+    template_name = "scoring/seating.html"
 
     def get_context_data(self, **kwargs):
         ctx = super().get_context_data(**kwargs)
