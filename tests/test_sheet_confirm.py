@@ -88,16 +88,19 @@ def cells_of(html: str) -> dict:
 def confirm(client, url, data: dict):
     """Save, then answer "are you sure?" as a person does (a "Yes, save N" box each)."""
     answer = client.post(url, data)
-    if answer.status_code == 200 and 'name="' in answer.content.decode():
-        html = answer.content.decode()
-        sure = re.findall(r'name="(r\d+-sure)"[^>]*value="([^"]+)"', html)
+    if answer.status_code == 200:
+        sure = answers(answer.content.decode())
         if sure:
-            data = {**data}
-            for name, value in sure:
-                data.setdefault(name, [])
-                data[name] = [*data[name], unescape(value)]
-            answer = client.post(url, data)
+            answer = client.post(url, {**data, **sure})
     return answer
+
+
+def answers(html: str) -> dict:
+    """The "Yes, save N" boxes of the page's questions, ticked."""
+    ticked: dict = {}
+    for name, value in re.findall(r'name="(r\d+-sure)"[^>]*value="([^"]+)"', html):
+        ticked.setdefault(name, []).append(unescape(value))
+    return ticked
 
 
 def test_a_photo_read_fills_the_grid_and_a_person_saves_the_whole_sheet(
@@ -243,3 +246,34 @@ def test_only_the_tables_scorekeepers_and_directors_see_a_reading(
     assert client.get(f"{url}cell/0-0.jpg").status_code == 403
     assert client.post(url, {"save": "all"}).status_code == 403
     assert Round.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_saves_of_the_whole_sheet_at_once_save_each_round_once(director, hand):
+    from tests.concurrency import at_once, logged_in
+    from tests.factories import make_event
+
+    event = make_event(director, name="Race Games", slug="race")
+    make_players(event, count=4)
+    table = seat(event).tables.get()
+    client = logged_in(director)
+    photo, values = filled_photo(client, table, hand, seed=7, played=3)
+    entry = client.get(f"{where(table)}/enter/").content.decode()
+    key = field_value(entry, "once", form="read-sheet-form")
+    answer = client.post(
+        f"{where(table)}/read/",
+        {"photo": SimpleUploadedFile("sheet.jpg", photo, "image/jpeg"), "once": key},
+    )
+    url = answer.url
+    html = client.get(url).content.decode()
+    players = [s.player for s in table.seats.select_related("player").order_by("position")]
+    data = form_data(html)
+    for row, written in enumerate(values[:3]):
+        for col, value in enumerate(written):
+            data[f"r{row + 1}-p{players[col].pk}"] = str(value)
+        # "are you sure?" answered yes for any count it asks about, as a person would
+        data[f"r{row + 1}-sure"] = [f"p{p.pk}:{v}" for p, v in zip(players, written, strict=True)]
+    data["save"] = "all"
+    results = at_once([lambda: logged_in(director).post(url, data) for _ in range(2)])
+    assert [r.status_code for r in results] == [302, 302], results
+    assert sorted(Round.objects.values_list("number", flat=True)) == [1, 2, 3]
