@@ -55,12 +55,14 @@ def send(client, table, photo: bytes, commit, key=None):
     entry = client.get(f"{where(table)}/enter/")
     assert 'id="read-sheet-form"' in entry.content.decode()
     assert 'capture="environment"' in entry.content.decode()
-    key = key or field_value(entry.content.decode(), "once", form="read-sheet-form")
+    html = entry.content.decode()
+    sent = {
+        "photo": SimpleUploadedFile("sheet.jpg", photo, "image/jpeg"),
+        "once": key or field_value(html, "once", form="read-sheet-form"),
+        "next": field_value(html, "next", form="read-sheet-form"),
+    }
     with commit(execute=True):
-        return client.post(
-            f"{where(table)}/read/",
-            {"photo": SimpleUploadedFile("sheet.jpg", photo, "image/jpeg"), "once": key},
-        )
+        return client.post(f"{where(table)}/read/", sent)
 
 
 def field_value(html: str, name: str, form: str) -> str:
@@ -223,13 +225,24 @@ def test_another_tables_sheet_is_refused_with_its_message_and_saves_nothing(
     assert SheetReading.objects.get().upload is None
 
 
-def test_a_file_that_is_no_photo_is_refused_at_once(
-    director_client, tables, django_capture_on_commit_callbacks
+@pytest.mark.parametrize(
+    "upload, english, french",
+    [
+        (b"not an image", "This file is not a photo (JPEG, PNG or WebP)", "pas une photo"),
+        (b"\xff\xd8\xff" + bytes(16 * 1024 * 1024), "The photo is too large", "trop grande"),
+    ],
+    ids=["not-a-photo", "huge"],
+)
+def test_a_file_that_is_no_photo_or_too_large_is_refused_at_once(
+    director_client, tables, django_capture_on_commit_callbacks, upload, english, french
 ):
-    answer = send(director_client, tables[0], b"not an image", django_capture_on_commit_callbacks)
-    assert answer.status_code == 302
+    answer = send(director_client, tables[0], upload, django_capture_on_commit_callbacks)
+    assert answer.status_code == 302 and answer.url == f"{where(tables[0])}/enter/"
     page = director_client.get(answer.url).content.decode()
-    assert "photo" in page and "alert-danger" in page
+    assert english in page
+    director_client.cookies["django_language"] = "fr"
+    send(director_client, tables[0], upload, django_capture_on_commit_callbacks)
+    assert french in director_client.get(answer.url).content.decode()
     assert SheetReading.objects.count() == 0 and SheetPhoto.objects.count() == 0
 
 
