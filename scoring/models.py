@@ -720,3 +720,68 @@ class SheetPhoto(models.Model):
 
     def __str__(self):
         return f"{self.table_id}: {self.image.name or '—'}"
+
+
+class ReadingStatus(models.TextChoices):
+    QUEUED = "queued", _("being read")
+    DONE = "done", _("read")
+    REFUSED = "refused", _("not read")
+
+
+class SheetReading(models.Model):
+    """A photo of a table's filled paper sheet read by the camera (issue 51 item 3): the upload
+    waits here while the background worker reads it (scoring/services/sheet_reading.py); once
+    read, the photo is kept with the table's photos (``photo``) and the cells wait for a person
+    to confirm them and press Save. A refused photo keeps only why (``refusal``), shown in the
+    reader's language. Nothing here is a score: rounds are saved by record_round alone."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="readings"
+    )
+    photo = models.ForeignKey(
+        SheetPhoto,
+        verbose_name=_("photo"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="readings",
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    key = models.CharField(_("form key"), max_length=64, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ReadingStatus, default=ReadingStatus.QUEUED
+    )
+    # Why a photo was not read: the reader's code (scoring.services.sheet_reading.message) and
+    # its values, shown in the language of whoever looks; ``message`` for any other refusal.
+    refusal = models.CharField(_("why not read"), max_length=20, blank=True)
+    refusal_params = models.JSONField(_("values of the refusal"), default=dict, blank=True)
+    message = models.TextField(_("message"), blank=True)
+    # A row per engine of {"state", "value", "confidence", "sure", "box": [x, y, w, h]} per
+    # player (``players``: their ids in seat order); ``box``: the cell in ``flat``'s pixels.
+    cells = models.JSONField(_("cells"), default=list, blank=True)
+    players = models.JSONField(_("players"), default=list, blank=True)
+    engines = models.JSONField(_("engines"), default=list, blank=True)
+    upload = models.BinaryField(_("uploaded photo"), null=True, blank=True)  # dropped once read
+    flat = models.BinaryField(_("straightened page"), null=True, blank=True)  # JPEG
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("reading of a sheet")
+        verbose_name_plural = _("readings of sheets")
+        ordering = ["table", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=~Q(key=""), name="sheet_reading_key_once"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.table_id}: {self.status}"

@@ -70,6 +70,13 @@ def read_sheet(table_id: int, photo: str, language: str = "en") -> dict:
 
 
 @task()
+def read_stored_sheet(reading_id: int) -> None:
+    """Read a photo a person sent from a table's page and keep the reading, for them to
+    confirm (scoring/services/sheet_reading.py ``read_stored``)."""
+    sheet_reading.read_stored(reading_id)
+
+
+@task()
 def run_import(job_id: int) -> None:
     """Import a large event file's job (scoring/services/imports.py)."""
     imports.run_import(job_id)

@@ -19,6 +19,7 @@ from scoring.views import (
     results,
     seating,
     seriesfile,
+    sheet_reading,
     table_entry,
     undo,
 )
@@ -162,6 +163,21 @@ urlpatterns = [
         "e/<slug:slug>/<int:stage>/table/<int:table>/photos/<int:pk>.jpg",
         photos.PhotoImageView.as_view(),
         name="sheet_photo",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/read/",
+        sheet_reading.ReadSheetView.as_view(),
+        name="read_sheet",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/read/<int:pk>/",
+        sheet_reading.ReadingView.as_view(),
+        name="sheet_reading",
+    ),
+    path(
+        "e/<slug:slug>/<int:stage>/table/<int:table>/read/<int:pk>/cell/<int:row>-<int:column>.jpg",
+        sheet_reading.ReadingCellView.as_view(),
+        name="sheet_reading_cell",
     ),
     path(
         "e/<slug:slug>/<int:stage>/table/<int:table>/photos/<int:pk>/remove/",

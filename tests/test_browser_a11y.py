@@ -12,7 +12,15 @@ import pytest
 from django.utils import timezone
 
 from scoring.eventfile import import_event
-from scoring.models import ImportJob, ImportStatus, Infraction, Rating, Series
+from scoring.models import (
+    ImportJob,
+    ImportStatus,
+    Infraction,
+    Rating,
+    ReadingStatus,
+    Series,
+    SheetReading,
+)
 from scoring.services.ratings import compute_ratings
 from scoring.services.series import add_event, create_series
 from tests import browser as b
@@ -104,6 +112,7 @@ def events(browser, live_server, transactional_db, settings):
     seat_stage(draft.stages.get(number=1), draft.players.all(), publish=False)
     Event.objects.filter(pk=draft.pk).update(results_held=True)
     made.append(Event.objects.get(pk=draft.pk))
+    read_sheets(game1.tables.get(number=1))
     season = create_series(Series(name="Season", slug="season"), director)
     add_event(season, made[3], director)  # the closed event: its records
     compute_ratings()  # as the background task does after each change
@@ -111,11 +120,42 @@ def events(browser, live_server, transactional_db, settings):
     return {"url": live_server.url, "director": director, "events": made}
 
 
+def read_sheets(table) -> None:
+    """A photo of a table's sheet read (each cell sure or to check, one saved round read
+    otherwise) and one refused (another table's sheet): their pages (issue 51)."""
+    seated = [s.player_id for s in table.seats.order_by("position")]
+    engines = list(table.stage.event.rules.engines)
+
+    def cell(i):
+        return {"state": "number", "value": 10 + i, "confidence": 0.9, "sure": i % 3 == 0,
+                "box": [0, 0, 10, 10]}  # fmt: skip
+
+    cells = [[cell(i + j) for j in range(len(seated))] for i in range(len(engines))]
+    SheetReading.objects.create(
+        table=table, status=ReadingStatus.DONE, players=seated, engines=engines, cells=cells
+    )
+    SheetReading.objects.create(
+        table=table,
+        status=ReadingStatus.REFUSED,
+        refusal="other_table",
+        refusal_params={"table": 2, "stage": table.stage.title},
+    )
+
+
+def reading_pages() -> list[str]:
+    return [
+        f"/director/e/{r.table.stage.event.slug}/{r.table.stage.number}/table/"
+        f"{r.table.number}/read/{r.pk}/"
+        for r in SheetReading.objects.select_related("table__stage__event").order_by("pk")
+    ]
+
+
 def pages_of(events, director: bool) -> list[str]:
     """Every page of the site, for each event and each of its stages (first and last)."""
     paths = list(SITE) + (DIRECTOR_SITE if director else [])
     if director:
         paths += [job.get_absolute_url() for job in ImportJob.objects.order_by("pk")]
+        paths += reading_pages()  # a sheet's photo read, to confirm; one refused
     paths.append("/t/WRONGCODE/")  # a code that opens no table
     rated = Rating.objects.select_related("player__event").order_by("-games", "pk").first()
     mine = f"/e/{rated.player.event.slug}/player/{rated.player_id}/"

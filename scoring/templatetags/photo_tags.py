@@ -68,6 +68,9 @@ def sheet_photos(context, table, phone=False):
         "next": request.get_full_path(),
         "phone": phone,
         "errors": refused["texts"] if refused else [],
+        # The desk's camera reads the sheet (issue 51): the values fill a grid to confirm.
+        "read_url": "" if phone or table.stage.closed else reverse("read_sheet", args=where),
+        "read_form": PhotoForm(auto_id="id_read_%s"),
         # Under the phone's page title (h1) or the event page's table title (h2).
         "level": 2 if phone else 3,
     }
