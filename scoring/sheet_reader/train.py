@@ -5,11 +5,11 @@ numpy.
 
 Every fifth digit is held out of training (``held_out``): those are the handwriting that
 ``synth`` writes on the sheets that ``make bench`` and the tests read. Of the others, every
-tenth is kept to check the networks (``VALIDATION``); the rest are each seen as written and in
-``COPIES`` changed copies (turned, slanted, scaled, moved, thinner or bolder strokes, blurred,
-written in a box, photographed), all drawn through ``digits.normalize`` as a box's crop is.
-Each of the ``NETWORKS`` learns from its own copies, from its own seed, with its own widths:
-the reader trusts a digit only when they all agree.
+tenth is kept to check the networks and set their temperatures; the rest are each seen as
+written and in ``COPIES`` changed copies (turned, slanted, scaled, moved, thinner or bolder
+strokes, blurred, written in a box, photographed), all drawn through ``digits.normalize`` as a
+box's crop is. Each of the ``NETWORKS`` learns from its own copies, from its own seed, with its
+own widths: the reader trusts a digit only when they all agree.
 """
 
 from __future__ import annotations
