@@ -35,7 +35,7 @@ class Figures:
     def lines(self) -> list[str]:
         return [
             f"sheets read: {self.sheets - self.refused} of {self.sheets}, {self.cells} cells",
-            f"cells read right (and sure): {self.share(self.right):.1%}",
+            f"cells read right (and sure): {self.share(self.right):.1%} (at least 85 %)",
             f"cells read wrong while sure: {self.share(self.wrong_sure):.2%} (at most 0.5 %)",
             f"cells marked unsure: {self.share(self.unsure):.1%}",
             f"seconds a sheet: {self.seconds / max(1, self.sheets):.2f}",

@@ -69,10 +69,10 @@ def refused(table, data: bytes) -> tuple[str, str]:
 
 
 def test_photographed_sheets_are_read_within_the_measured_bounds(client, tables, hand):
-    figures = measure(tables[0], blank_pdf(client, tables[0]), range(1000, 1006), hand)
+    figures = measure(tables[0], blank_pdf(client, tables[0]), range(1000, 1012), hand)
     assert figures.refused == 0
-    assert figures.share(figures.right) >= 0.82, figures.lines()
-    assert figures.share(figures.wrong_sure) <= 0.015, figures.lines()
+    assert figures.share(figures.right) >= 0.85, figures.lines()
+    assert figures.share(figures.wrong_sure) <= 0.005, figures.lines()
     assert figures.seconds / figures.sheets < 5
 
 
@@ -130,4 +130,4 @@ def test_the_background_task_reads_and_answers_in_the_senders_language(client, t
     photo = base64.b64encode(photo_of(client, tables[0], hand)).decode()
     answer = read_sheet.call(tables[0].pk, photo, "en")
     assert len(answer["cells"]) == 13 and len(answer["cells"][0]) == 4
-    assert sum(c["sure"] for row in answer["cells"] for c in row) >= 35
+    assert sum(c["sure"] for row in answer["cells"] for c in row) >= 30

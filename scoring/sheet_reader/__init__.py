@@ -6,8 +6,8 @@ OpenCV, no Django (an import-linter contract).
   these numbers and the reader cuts from them: one place.
 - ``geometry``: a photo made flat: the corner marks found, the QR code read, the page turned
   upright and straightened, each digit box cut out.
-- ``digits``: a small network for handwritten digits (weights in ``digits.npz``, trained by
-  ``python -m scoring.sheet_reader.train``), inference in numpy.
+- ``digits``: three small convolutional networks for handwritten digits (weights in
+  ``digits.npz``, trained by ``python -m scoring.sheet_reader.train``), inference in numpy.
 - ``reading``: a photo and the layout in, every cell's value and confidence out.
 - ``synth``: filled sheets photographed by a program, to measure the reader (``make bench``).
 """
