@@ -54,6 +54,9 @@ NOT_REFUSALS = {
     # The hall's front stops reading a request with it and answers its HTTP status (400, 408,
     # 411, 413, 431), both languages at once: Django has not read the request.
     "NotTaken",
+    # The sheet reader (plain Python, numpy and OpenCV) says with it why a photo is not read;
+    # scoring/services/sheet_reading.py turns it into SheetNotRead, the refusal a person reads.
+    "NotRead",
 }
 # Django's own, made for each model (``Player.DoesNotExist``): the code's, not the reader's.
 DJANGOS = (ObjectDoesNotExist, MultipleObjectsReturned, ObjectNotUpdated)
