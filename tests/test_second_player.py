@@ -79,7 +79,9 @@ def entered_by(table, players):
 def test_joining_without_naming_a_player_is_refused_with_a_clear_message(table, seated):
     client = a_phone("10.0.0.2")
     page = client.get(f"/t/{table.code}/")
-    assert "tap your own name" in text(page) and 'aria-pressed="true"' not in page.content.decode()
+    players_list = page.content.decode().split('id="table-players"', 1)[1].split("</ul>", 1)[0]
+    assert "tap your own name" in text(page) and 'aria-pressed="true"' not in players_list
+    assert "join-as" in players_list  # the buttons are there, none pressed
     elsewhere = Table.objects.get(stage=seated, number=2).seats.first().player
     for posted in ({}, {"player": ""}, {"player": "x"}, {"player": elsewhere.pk}):
         refused = client.post(f"/t/{table.code}/", posted)
