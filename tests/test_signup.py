@@ -9,6 +9,7 @@ Everything goes through the pages, as a registrant's browser and the director's 
 
 import datetime
 import html
+import json
 import re
 
 import pytest
@@ -566,3 +567,40 @@ def test_an_event_file_giving_one_sign_up_number_twice_is_refused(director_clien
     refused = director_client.post("/director/import/", {"file": upload, "once": key})
     assert "players[1].extra.signed_up : 1 is the sign-up of players[0] too" in text(refused)
     assert Event.objects.count() == 1
+
+
+def test_the_sign_up_settings_travel_in_the_event_file(director):
+    from scoring.eventfile import EventFileError, import_event
+    from scoring.eventfile.exporter import export_event
+
+    event = make_event(director, name="Open Night", slug="open-night")
+    closes = datetime.datetime(2026, 12, 1, 18, 30, tzinfo=datetime.UTC)
+    Event.objects.filter(pk=event.pk).update(
+        signup_open=True, signup_closes=closes, signup_capacity=24, signup_approval=True
+    )
+    document = export_event(Event.objects.get(pk=event.pk))
+    assert document["event"]["extra"]["signup"] == {
+        "open": True,
+        "closes": "2026-12-01T18:30:00+00:00",
+        "capacity": 24,
+        "approval": True,
+    }
+    document["event"]["name"] = "Copy"
+    copy = import_event(json.dumps(document))
+    assert (copy.signup_open, copy.signup_closes, copy.signup_capacity, copy.signup_approval) == (
+        True,
+        closes,
+        24,
+        True,
+    )
+    # A file without it (older, or an event that never opened sign-up): closed, no limit.
+    del document["event"]["extra"]["signup"]
+    older = import_event(json.dumps(document))
+    assert (older.signup_open, older.signup_capacity, older.signup_approval) == (False, None, False)
+    # Out of bounds: refused at its place, nothing saved.
+    document["event"]["extra"]["signup"] = {"open": True, "capacity": 0}
+    count = Event.objects.count()
+    with pytest.raises(EventFileError) as refused:
+        import_event(json.dumps(document))
+    assert [e.split(":")[0] for e in refused.value.errors] == ["event.extra.signup.capacity"]
+    assert Event.objects.count() == count

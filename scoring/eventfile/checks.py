@@ -68,6 +68,10 @@ EVENT_FIELDS = (
     "table_entry",
     "archived",
     "results_held",
+    "signup_open",
+    "signup_closes",
+    "signup_capacity",
+    "signup_approval",
     "age_brackets",
     "age_on",
     "name",
@@ -404,6 +408,16 @@ class _Checks:
             value = _given(getattr(qualifiers, key, None), default)
             fields[name] = value if _ok(value) else default
         fields["results_held"] = _given(extra.results_held, False)
+        # Sign-up on the event's page (issue 49 item 1): absent, closed.
+        signup = _the(extra.signup, None)
+        if signup is not None:
+            closes = signup.closes
+            fields.update(
+                signup_open=signup.open is True,
+                signup_closes=moment(closes) if closes and _ok(closes) else None,
+                signup_capacity=signup.capacity if _ok(signup.capacity) else None,
+                signup_approval=signup.approval is True,
+            )
         fields["age_on"] = _given(extra.age_on, AgeOn.EVENT_DATE)
         brackets = _given(extra.age_brackets, "")
         if _ok(brackets):

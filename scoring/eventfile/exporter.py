@@ -65,6 +65,17 @@ def player_ids(players: Iterable[Player]) -> dict[int, str]:
     return ids
 
 
+def _signup_extra(event: Event) -> dict[str, Any]:
+    """``event.extra.signup`` when the event's page takes sign-ups, or did (its settings)."""
+    settings = {
+        "open": event.signup_open,
+        "closes": _moment(event.signup_closes),
+        "capacity": event.signup_capacity,
+        "approval": event.signup_approval,
+    }
+    return {"signup": settings} if any(settings.values()) else {}
+
+
 def _qualifiers_extra(event: Event) -> dict[str, Any]:
     """``event.extra.qualifiers`` when the event sets qualifying places or a next level."""
     if not event.qualifying_places and not event.next_level:
@@ -376,6 +387,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 **({"archived": True} if event.archived else {}),
                 **_qualifiers_extra(event),
                 **({"results_held": True} if event.results_held else {}),
+                **_signup_extra(event),
             },
         },
         "players": [

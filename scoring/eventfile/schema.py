@@ -282,6 +282,16 @@ class Qualifiers(Shape):
     extra: Any = None
 
 
+class Signup(Shape):
+    """Sign-up on the event's page (issue 49 item 1); absent: closed, no limit."""
+
+    open: bool = False
+    closes: Moment | None = None
+    capacity: Int(1, 100_000) | None = None  # places; later sign-ups wait on a list
+    approval: bool = False  # a director approves each sign-up
+    extra: Any = None
+
+
 class EventExtra(Extra):
     paper_size: Choice(PaperSize) | None = None
     time_zone: Zone | None = None
@@ -297,6 +307,7 @@ class EventExtra(Extra):
     qualifiers: Qualifiers = None  # not null when given
     # Standings and results held back from the public until released; absent: public.
     results_held: bool | None = None
+    signup: Signup = None  # not null when given
 
 
 class RulesExtra(Extra):
