@@ -57,7 +57,9 @@ def medalists(event: Event) -> list[Medalist]:
 
 def past_events(today: date, limit: int = PAST_EVENTS) -> list[tuple[Event, list[Medalist]]]:
     """The latest events held before ``today``, with their medalists (not the archived)."""
-    events = Event.objects.listed().filter(date__lt=today).order_by("-date", "name")[:limit]
+    # an event whose results are held back (issue 49 item 4) shows its medallists once released
+    events = Event.objects.listed().filter(date__lt=today, results_held=False)
+    events = events.order_by("-date", "name")[:limit]
     return [(e, medalists(e)) for e in events]
 
 
@@ -119,7 +121,7 @@ def best(records: list[Record]) -> list[Record]:
 def records(series: Series | None = None) -> list[RecordGroup]:
     """Records per set and table size over every event, or over the events of ``series``;
     kept until one of those events changes, or the series gains or loses one."""
-    events = Event.objects.all()
+    events = Event.objects.filter(results_held=False)  # held back: not public yet
     if series is not None:
         events = events.filter(series_entry__series=series)
     versions = list(events.order_by("pk").values_list("pk", "version"))

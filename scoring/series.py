@@ -14,8 +14,8 @@ Reads only; the rule is tournament/game/series.py's, the writes scoring/services
   game. Per round played counts the rounds a player played: a late arrival's missed rounds,
   filled at the table's highest, are in neither sum.
 - **Which events count**: the finished ones, where every division's medals are decided (its
-  Final closed, no medal playoff owed). An event still under way is listed as "in progress,
-  not counted yet".
+  Final closed, no medal playoff owed), and their directors have released the results. An
+  event still under way, or held back, is listed as "in progress, not counted yet".
 - **A person** across the events is scoring/archive.py's ``people``; their name is their
   latest player's (the latest event of the series they played).
 
@@ -231,7 +231,8 @@ def series_standings(series: Series, events: list[Event] | None = None) -> Serie
 def _compute(series: Series, events: list[Event]) -> SeriesStandings:
     the_rule = rule_of(series)
     loaded = {e.pk: load_results(e) for e in events}
-    columns = [Column(e, finished(loaded[e.pk])) for e in events]
+    # An event whose directors hold its results back (issue 49 item 4) is not counted yet.
+    columns = [Column(e, finished(loaded[e.pk]) and not e.results_held) for e in events]
     counted = [c.event for c in columns if c.counted]
     person_of = people().person_of if counted else {}
     by_division: dict[str, dict[int, dict[int, rule.Showing]]] = {}

@@ -461,3 +461,36 @@ def test_a_draft_and_results_held_travel_in_the_event_file(night, director_clien
     del document["event"]["extra"]["results_held"]
     older = import_event(json.dumps(document))
     assert not older.results_held and not older.stages.get(number=1).seating_draft
+
+
+def test_held_results_reach_no_series_home_page_or_records_until_released(director, client):
+    from pathlib import Path
+
+    from scoring.eventfile import import_event
+    from scoring.models import Series
+    from scoring.services.series import add_event, create_series
+
+    data = Path(__file__).resolve().parent / "data" / "playoff-medals-with-replay.json"
+    games = import_event(data.read_bytes(), director=director, slug="granite")
+    season = create_series(Series(name="Season", slug="season"), director)
+    add_event(season, games, director)
+
+    def shown() -> dict[str, bool]:
+        """Where the event's medallists or places are public."""
+        home = client.get("/").content.decode()
+        past = home.split('id="past-events"', 1)[1] if 'id="past-events"' in home else ""
+        series = text(client.get("/s/season/"))
+        return {
+            "home": "granite/results/" in past,
+            "series": "not counted yet" not in series,
+            "records": "Granite State Games" in text(client.get("/records/")),
+        }
+
+    assert shown() == {"home": True, "series": True, "records": True}
+    director_client = logged_in(director)
+    release = f"/director/e/{games.slug}/results/release/"
+    director_client.post(release, {"action": "hold", "next": "/"})  # "Hold them back again"
+    assert Event.objects.get(pk=games.pk).results_held
+    assert shown() == {"home": False, "series": False, "records": False}
+    director_client.post(release, {"action": "release", "next": "/"})
+    assert shown() == {"home": True, "series": True, "records": True}
