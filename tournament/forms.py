@@ -497,13 +497,9 @@ class SignupForm(OnceMixin, forms.Form):
         return " ".join(self.cleaned_data["club"].split())
 
     def clean_birth_date(self):
-        birth = self.cleaned_data["birth_date"]
+        birth = clean_birth(self.cleaned_data["birth_date"])
         if birth is None:
             return None
-        if birth > timezone.localdate():
-            raise forms.ValidationError(_("A birth date cannot be in the future."))
-        if birth.year < 1900:
-            raise forms.ValidationError(_("Give a birth date from 1900 on."))
         age = age_on(birth, self.event.age_day)
         if bracket_for(age, self.brackets) is None:
             raise forms.ValidationError(

@@ -72,6 +72,14 @@ class PhotoAddMixin:
         request.session[PHOTO_REFUSED] = {"table": table.pk, "texts": texts}
 
 
+def refused_back(request, form, fallback: str):
+    """Each of ``form``'s errors said as a message, then back to the page it was on."""
+    for errors in form.errors.values():
+        for error in errors:
+            messages.error(request, error)
+    return back(request, fallback)
+
+
 def back(request, fallback: str):
     """Back to the page the form was on (a path of this site), else ``fallback``."""
     to = request.POST.get("next", "")
@@ -114,10 +122,7 @@ class RemovePhotoView(DirectorRequiredMixin, TableMixin, View):
         photo = get_object_or_404(SheetPhoto, pk=kwargs["pk"], table=self.table)
         form = RemovePhotoForm(request.POST)
         if not form.is_valid():
-            for errors in form.errors.values():
-                for error in errors:
-                    messages.error(request, error)
-            return back(request, self.table.get_absolute_url())
+            return refused_back(request, form, self.table.get_absolute_url())
         try:
             if remove_photo(photo, request.user, form.cleaned_data["reason"]):
                 messages.success(request, _("Photo removed."))

@@ -26,7 +26,7 @@ from scoring.photos import PhotoRefused
 from scoring.services.rounds import RoundRejected, RoundTaken, record_round
 from scoring.services.sheet_reading import cell_crop, refusal_text, start_reading
 from scoring.sheets import table_sheet
-from scoring.views.photos import ScorekeeperTableMixin, back, not_here
+from scoring.views.photos import ScorekeeperTableMixin, back, not_here, refused_back
 
 
 class ReadSheetView(ScorekeeperTableMixin, View):
@@ -37,10 +37,7 @@ class ReadSheetView(ScorekeeperTableMixin, View):
     def post(self, request, *args, **kwargs):
         form = PhotoForm(request.POST, request.FILES)
         if not form.is_valid():
-            for errors in form.errors.values():
-                for error in errors:
-                    messages.error(request, error)
-            return back(request, self.table.get_absolute_url())
+            return refused_back(request, form, self.table.get_absolute_url())
         try:
             reading = start_reading(
                 self.table, form.cleaned_data["photo"], request.user, form.cleaned_data["once"]
