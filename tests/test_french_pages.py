@@ -41,6 +41,7 @@ from scoring.models import (
     Series,
     SeriesEvent,
     SheetPhoto,
+    SheetReading,
 )
 from scoring.services.infractions import change_infraction, log_infraction
 from scoring.services.ratings import compute_ratings
@@ -147,6 +148,7 @@ NOT_OPENED = {
     "event_stream": "a stream held open for a phone's updates, not a page",
     "set_language": "the language switch: a post",
     "favicon.ico": "a redirect to the icon",
+    "sheet_reading_cell": "a cell of a sheet's photo, a JPEG: no words",
 }
 PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
 # The events whose PDFs are read (a PDF takes a second): a knockout under way (phones, an
@@ -283,6 +285,8 @@ def table_kwargs(name: str, params: set, at: dict, stage: Stage) -> list[dict]:
             out += [{**here, "round": last.number}] if last else []
         elif name == "infraction_report":
             out += [{**here, "pk": r.pk} for r in InfractionReport.objects.filter(table=table)]
+        elif name == "sheet_reading":  # a photo of the sheet read (tests/test_sheet_confirm.py)
+            out += [{**here, "pk": r.pk} for r in SheetReading.objects.filter(table=table)]
         else:
             out += [{**here, "pk": p.pk} for p in SheetPhoto.objects.filter(table=table)]
     return out
@@ -624,6 +628,10 @@ def post_forms(built: dict, roles: dict[str, Client], site) -> None:
     site.posted("director", page.format(3), logged)
     enter = "/director/e/quebec/1/table/3/enter/"
     site.posted("director", enter, submit(boss, enter, "round-form"), refused=True)
+    # A photo read by the camera: not a sheet, refused with its reason (the reading's page).
+    photo = {"photo": SimpleUploadedFile("feuille.jpg", jpeg(), content_type="image/jpeg")}
+    enter = "/director/e/quebec/1/table/1/enter/"  # table 1: in the sample
+    site.posted("director", enter, submit(boss, enter, "read-sheet-form", files=photo))
     # The desk: a tap without the script, the undo page, a tap as the script sends it.
     absent = built["live"].players.get(name="Joueuse Absente")
     check_in = "/director/e/quebec/players/check-in/"

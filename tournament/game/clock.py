@@ -331,12 +331,12 @@ class TableClock:
         return None if expires is None else expires + self.extra
 
     def effective_time_called_at(self, now: datetime) -> datetime | None:
-        """When this table's time was called: the room's call plus the table's minutes, once
-        that moment has come; ``None`` before."""
+        """When this table's time was called: the room's call (as the stage's clock says it),
+        plus the table's minutes once that moment has come; ``None`` before."""
         _check_aware(now)
         called = self.room_called_at(now)
-        if called is None:
-            return None
+        if called is None or not self.extra:
+            return called
         end = called + self.extra
         return end if end <= now else None
 
