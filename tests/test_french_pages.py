@@ -484,8 +484,12 @@ class Reader:
 GLUED = re.compile(r"(?<=[^\s\u00a0\u202f⁞])[:;?!](?=[\s⁞]|$)")
 # Not words a reader reads: placeholders a script fills, addresses and time zones, names of
 # states and of the event file's fields ("{value}", "America/New_York", "not_started",
-# "players[3].id").
-MACHINE = re.compile(r"\{\w+\}|%\(\w+\)[sd]|\S*/\S*|\S*\w[_.\[\]]+\w\S*")
+# "players[3].id"), and what the site generates of letters and digits mixed: a password, a
+# code ("P2IS36HseJ00" holds no English "IS").
+MACHINE = re.compile(
+    r"\{\w+\}|%\(\w+\)[sd]|\S*/\S*|\S*\w[_.\[\]]+\w\S*"
+    r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]{6,}\b"
+)
 
 
 def counted_words() -> tuple[set[str], set[str]]:
@@ -763,6 +767,7 @@ def test_the_reader_finds_english_none_counts_and_glued_punctuation():
     reader.names = ["Game Night Club"]  # a name someone typed stays as typed
     reader.name_words = {"Game", "Night", "Club"}
     reader.read("page", "Game Night Club ⁞ Partie 2, table 3 ⁞ 21 présents ⁞ 1 présent ⁞ Total : 4")
+    reader.read("page", "Identifiant créé, mot de passe P2IS36HseJ00 : donnez-le-lui ⁞ 12e ⁞ 1er")
     assert reader.findings == []
     page = (
         "Game 2, table 3 ⁞ Gold : Ann ⁞ Warning: no penalty this time ⁞ Place None ⁞ "
