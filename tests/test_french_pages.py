@@ -488,7 +488,7 @@ GLUED = re.compile(r"(?<=[^\s\u00a0\u202f⁞])[:;?!](?=[\s⁞]|$)")
 # code ("P2IS36HseJ00" holds no English "IS").
 MACHINE = re.compile(
     r"\{\w+\}|%\(\w+\)[sd]|\S*/\S*|\S*\w[_.\[\]]+\w\S*"
-    r"|\b(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]{6,}\b"
+    r"|(?<!\S)(?=[\w-]*\d)(?=[\w-]*[^\W\d_])[\w-]{6,}(?!\S)"
 )
 
 
@@ -768,6 +768,7 @@ def test_the_reader_finds_english_none_counts_and_glued_punctuation():
     reader.name_words = {"Game", "Night", "Club"}
     reader.read("page", "Game Night Club ⁞ Partie 2, table 3 ⁞ 21 présents ⁞ 1 présent ⁞ Total : 4")
     reader.read("page", "Identifiant créé, mot de passe P2IS36HseJ00 : donnez-le-lui ⁞ 12e ⁞ 1er")
+    reader.read("page", "mot de passe Time-4_you-Q : donnez-le-lui")
     assert reader.findings == []
     page = (
         "Game 2, table 3 ⁞ Gold : Ann ⁞ Warning: no penalty this time ⁞ Place None ⁞ "
